@@ -1,0 +1,130 @@
+"""GPU Suitor (Naim et al., HiPC 2015, "NoSync" variant) in numba.cuda.
+
+Design, as in the paper:
+
+* a warp owns a chunk of ``vertices_per_warp`` vertices and keeps its own
+  work list of them in shared memory;
+* for each vertex of the list in turn, the 32 lanes read its adjacency list
+  together (coalesced) and a butterfly (xor-shuffle) reduction gives every
+  lane the best candidate;
+* then one lane per vertex proposes with a single 64-bit ``atomic.max`` on
+  the candidate's offer word ``key << 32 | proposer``: lock-free, and the
+  value it returns names the displaced suitor, if any;
+* displaced vertices, and vertices that lost a race, are compacted back into
+  the same warp's work list (ballot + popc prefix sum);
+* warps never synchronise with each other, and the host launches one kernel:
+  no host round-trip per iteration.
+
+Reads of other vertices' offers use ``ldcg`` (cached in L2 only): L1 is not
+coherent between SMs, and a stale value could make a vertex retry the same
+lost proposal for as long as the line stays in L1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda, int64, uint32, uint64
+
+FULL_MASK = 0xFFFFFFFF
+WARP = 32
+_LOW = uint64(0xFFFFFFFF)
+_HIGH = uint64(0xFFFFFFFF00000000)
+_SHIFT = uint64(32)
+_NONE = int64(-1)
+
+
+@cuda.jit(device=True, inline=True)
+def warp_max_u64(value):
+    """Butterfly reduction: every lane ends with the warp's maximum."""
+    offset = 16
+    while offset > 0:
+        other = cuda.shfl_xor_sync(FULL_MASK, value, offset)
+        if other > value:
+            value = other
+        offset //= 2
+    return value
+
+
+@cuda.jit
+def suitor_kernel(offsets, indices, keys, offer, n, vertices_per_warp):
+    # Per warp: [work list | best candidate] of vertices_per_warp words each.
+    shared = cuda.shared.array(0, dtype=uint64)
+    lane = cuda.laneid
+    warp_in_block = cuda.threadIdx.x // WARP
+    warp = cuda.blockIdx.x * (cuda.blockDim.x // WARP) + warp_in_block
+    work = warp_in_block * 2 * vertices_per_warp
+    best_of = work + vertices_per_warp
+    lower_lanes = uint32((1 << lane) - 1)
+
+    first = int64(warp) * vertices_per_warp
+    count = 0
+    if first < n:
+        count = min(vertices_per_warp, n - first)
+    for i in range(lane, count, WARP):
+        shared[work + i] = uint64(first + i)
+    cuda.syncwarp(FULL_MASK)
+
+    while count > 0:
+        # 1. Best candidate of every listed vertex, one vertex at a time.
+        for i in range(count):
+            current = shared[work + i]
+            v_cur = int64(current)
+            best = uint64(0)
+            for j in range(offsets[v_cur] + lane, offsets[v_cur + 1], WARP):
+                v = indices[j]
+                key = uint64(keys[j]) << _SHIFT
+                ranked = key | uint64(v)
+                if ranked > best and (key | current) > cuda.ldcg(offer, v):
+                    best = ranked
+            best = warp_max_u64(best)
+            if lane == 0:
+                shared[best_of + i] = best
+        cuda.syncwarp(FULL_MASK)
+
+        # 2. Propose, one lane per vertex, 32 vertices per pass.
+        next_count = 0
+        for base in range(0, count, WARP):
+            i = base + lane
+            follow_up = _NONE
+            if i < count:
+                current = shared[work + i]
+                best = shared[best_of + i]
+                if best != 0:
+                    offer_word = (best & _HIGH) | current
+                    old = cuda.atomic.max(offer, int64(best & _LOW), offer_word)
+                    if old < offer_word:
+                        if old != 0:
+                            follow_up = int64(old & _LOW)  # displaced suitor
+                    else:
+                        follow_up = int64(current)  # lost a race: try again
+            # The ballot converges the warp, so every lane of this pass has
+            # read its slot before any lane overwrites one (writes land at
+            # positions <= the slots read so far).
+            has = cuda.ballot_sync(FULL_MASK, follow_up >= 0)
+            if follow_up >= 0:
+                shared[work + next_count + cuda.popc(has & lower_lanes)] = uint64(follow_up)
+            next_count += cuda.popc(has)
+        cuda.syncwarp(FULL_MASK)
+        count = next_count
+
+
+def suitor_offers_gpu(offsets, indices, keys, xp, vertices_per_warp: int = 8,
+                      threads_per_block: int = 128):
+    """Launch the Suitor kernel; return the final offer words (on the device)."""
+    if threads_per_block % WARP or not 0 < threads_per_block <= 1024:
+        raise ValueError(f"threads_per_block must be a multiple of 32 in [32, 1024], "
+                         f"got {threads_per_block}")
+    if vertices_per_warp < 1:
+        raise ValueError(f"vertices_per_warp must be positive, got {vertices_per_warp}")
+    n = int(offsets.shape[0]) - 1
+    offer = xp.zeros(n, dtype=np.uint64)
+    if n == 0:
+        return offer
+    warps_per_block = threads_per_block // WARP
+    warps = -(-n // vertices_per_warp)
+    blocks = -(-warps // warps_per_block)
+    shared_bytes = warps_per_block * 2 * vertices_per_warp * 8
+    suitor_kernel[blocks, threads_per_block, 0, shared_bytes](
+        offsets, indices, keys, offer, n, vertices_per_warp
+    )
+    return offer

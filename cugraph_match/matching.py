@@ -1,0 +1,91 @@
+"""Properties of a matching frame: its weight and whether it is a matching of a graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .core import DEFAULT_WEIGHT, prepare_graph, to_backend
+
+
+def matching_weight(matching) -> float:
+    """Total weight of the matched edges of a ``vertex | mate | weight`` frame.
+
+    Each matched edge appears in two rows (once per endpoint) and is counted once.
+
+    Examples
+    --------
+    >>> import pandas as pd, cugraph_match as cm
+    >>> m = cm.suitor_matching(pd.DataFrame({"src": [0, 1], "dst": [1, 2],
+    ...                                      "weight": [2.0, 5.0]}), backend="cpu")
+    >>> cm.matching_weight(m)
+    5.0
+    """
+    _require_columns(matching, ("vertex", "mate", "weight"))
+    return float(matching["weight"].sum()) / 2.0
+
+
+def is_matching(graph: Any, matching, source: str = "src", destination: str = "dst",
+                weight: str | None = DEFAULT_WEIGHT, maximal: bool = False) -> bool:
+    """True when ``matching`` is a valid matching of ``graph``.
+
+    Valid means: every vertex of the graph has exactly one row; ``mate`` is
+    symmetric (v's mate has v as mate); every matched pair is an edge of the
+    graph (self-loops never count); and, when the frame has a ``weight``
+    column, it holds that edge's weight (the largest among duplicates).  With
+    ``maximal=True`` it must also leave no edge with both ends unmatched.
+
+    Examples
+    --------
+    >>> import pandas as pd, cugraph_match as cm
+    >>> edges = pd.DataFrame({"src": [0, 1], "dst": [1, 2]})
+    >>> cm.is_matching(edges, cm.suitor_matching(edges, backend="cpu"), maximal=True)
+    True
+    """
+    _require_columns(matching, ("vertex", "mate"))
+    pg = prepare_graph(graph, source, destination, weight, backend="cpu")
+    frame = matching.to_pandas() if hasattr(matching, "to_pandas") else matching
+    labels = pg.labels.to_pandas() if hasattr(pg.labels, "to_pandas") else pg.labels
+    n = pg.num_vertices
+    if len(frame) != n or frame["vertex"].duplicated().any():
+        return False
+    vertex_pos = labels.searchsorted(frame["vertex"])
+    vertex_pos = np.clip(np.asarray(vertex_pos), 0, n - 1)
+    if not (labels.iloc[vertex_pos].to_numpy() == frame["vertex"].to_numpy()).all():
+        return False  # a row names a vertex the graph does not have
+    matched = frame["mate"].notna().to_numpy()
+    mate = np.full(n, -1, dtype=np.int64)
+    mates = frame["mate"][matched]
+    mate_pos = np.clip(np.asarray(labels.searchsorted(mates)), 0, n - 1)
+    if not (labels.iloc[mate_pos].to_numpy() == mates.to_numpy()).all():
+        return False
+    mate[vertex_pos[matched]] = mate_pos
+    has = mate >= 0
+    if (mate[mate[has]] != np.flatnonzero(has)).any():
+        return False
+    offsets = to_backend(pg.offsets, np)
+    indices = to_backend(pg.indices, np)
+    weights = to_backend(pg.weights, np)
+    rows = np.repeat(np.arange(n), np.diff(offsets))
+    hit = indices == mate[rows]
+    if np.count_nonzero(hit) != np.count_nonzero(has):
+        return False  # some matched pair is not an edge
+    if "weight" in frame.columns:
+        stated = frame["weight"].to_numpy(dtype=np.float64, na_value=np.nan)
+        by_vertex = np.full(n, np.nan)
+        by_vertex[rows[hit]] = weights[hit]
+        expected = by_vertex[vertex_pos]
+        if not np.allclose(stated, expected, equal_nan=True, rtol=1e-6, atol=0):
+            return False
+    if maximal:
+        free = ~has
+        if (free[rows] & free[indices]).any():
+            return False
+    return True
+
+
+def _require_columns(frame, columns) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"matching frame lacks column(s) {missing}; it has {list(frame.columns)}")

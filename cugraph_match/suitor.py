@@ -1,0 +1,77 @@
+"""½-approximate weighted matching by the Suitor algorithm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core import DEFAULT_WEIGHT, mates_from_offers, matching_frame, prepare_graph, weight_keys
+
+
+def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
+                    weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+                    vertices_per_warp: int = 8, threads_per_block: int = 128):
+    """Greedy weighted matching computed by Suitor, on the GPU or the CPU.
+
+    Every vertex proposes to the heaviest neighbour whose current offer it
+    beats; a displaced suitor proposes again.  The result is exactly the
+    greedy matching (heaviest edge first), a ½-approximation of the
+    maximum-weight matching, for every backend and launch configuration.
+
+    Parameters
+    ----------
+    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+        The graph, taken as undirected.  (u, v) and (v, u) are one edge,
+        duplicate edges keep their largest weight and self-loops are dropped.
+    source, destination : str
+        Edge-list column names of the two endpoints (frames only).
+    weight : str or None
+        Weight column name.  ``None``, or the default name when no such
+        column exists, makes every weight 1.  Weights must be positive and
+        finite.
+    backend : {"auto", "gpu", "cpu"}
+        ``"auto"`` uses the GPU when one is usable.
+    vertices_per_warp, threads_per_block : int
+        GPU launch configuration (the paper found 8 vertices per warp best).
+        They change the speed, never the result.
+
+    Returns
+    -------
+    DataFrame
+        One row per vertex, sorted by vertex: ``vertex``, ``mate`` (null when
+        unmatched) and ``weight`` of the matched edge (null when unmatched).
+        cuDF when the input lives on the GPU (cuDF or cuGraph), else pandas.
+
+    Notes
+    -----
+    Ties are broken so that the greedy matching is unique: edge (u, v) beats
+    (x, y) when its weight is larger, or the weights are equal and
+    (max(u, v), min(u, v)) > (max(x, y), min(x, y)) in the sorted order of
+    the vertex ids.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import cugraph_match as cm
+    >>> edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3],
+    ...                       "weight": [1.0, 3.0, 1.0]})
+    >>> cm.suitor_matching(edges, backend="cpu")
+       vertex  mate  weight
+    0       0  <NA>    <NA>
+    1       1     2     3.0
+    2       2     1     3.0
+    3       3  <NA>    <NA>
+    """
+    pg = prepare_graph(graph, source, destination, weight, backend)
+    xp = pg.backend.xp
+    keys = weight_keys(pg.weights, xp)
+    if pg.backend.name == "gpu":
+        from ._suitor_kernels_gpu import suitor_offers_gpu
+
+        offer = suitor_offers_gpu(pg.offsets, pg.indices, keys, xp,
+                                  vertices_per_warp=vertices_per_warp,
+                                  threads_per_block=threads_per_block)
+    else:
+        from ._suitor_kernels_cpu import suitor_offers
+
+        offer = suitor_offers(pg.offsets, pg.indices, keys)
+    return matching_frame(pg, mates_from_offers(offer, xp))
