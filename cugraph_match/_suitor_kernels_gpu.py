@@ -35,14 +35,20 @@ _NONE = int64(-1)
 
 @cuda.jit(device=True, inline=True)
 def warp_max_u64(value):
-    """Butterfly reduction: every lane ends with the warp's maximum."""
+    """Butterfly reduction: every lane ends with the warp's maximum.
+
+    Shuffles move signed 64-bit values; offer words stay below 2**63
+    (``core.weight_keys`` keeps keys within 31 bits), so the signed view
+    orders them the same way.
+    """
+    word = int64(value)
     offset = 16
     while offset > 0:
-        other = cuda.shfl_xor_sync(FULL_MASK, value, offset)
-        if other > value:
-            value = other
+        other = cuda.shfl_xor_sync(FULL_MASK, word, offset)
+        if other > word:
+            word = other
         offset //= 2
-    return value
+    return uint64(word)
 
 
 @cuda.jit

@@ -452,12 +452,17 @@ def weight_keys(weights, xp):
       key is the bit pattern itself (positive floats are never 0).
     * float64: does not fit in 32 bits; the key is the dense rank of the
       weight among the distinct weights, plus one.
+
+    Keys stay below 2**31 (the largest positive float32 is 0x7F7FFFFF), so
+    packed words stay below 2**63 and the GPU kernels may move them through
+    signed 64-bit warp shuffles.
     """
     if weights.dtype == np.float32:
         return weights.view(np.uint32)
     distinct = xp.unique(weights)
-    if distinct.shape[0] >= 2**32 - 1:
-        raise ValueError("more than 2**32 - 2 distinct float64 weights")
+    if distinct.shape[0] >= 2**31:
+        raise ValueError(f"at most 2**31 - 1 distinct float64 weights are supported, "
+                         f"got {distinct.shape[0]}")
     return (xp.searchsorted(distinct, weights) + 1).astype(np.uint32)
 
 

@@ -1,0 +1,20 @@
+import os
+
+import pytest
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+if SIMULATED:
+    from cudasim_shim import install
+
+    install()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The simulator pass runs only the `cudasim` tests; the normal pass skips them."""
+    for item in items:
+        is_sim = "cudasim" in item.keywords
+        if SIMULATED and not is_sim:
+            item.add_marker(pytest.mark.skip(reason="simulator pass: runs only cudasim tests"))
+        elif not SIMULATED and is_sim:
+            item.add_marker(pytest.mark.skip(reason="needs NUMBA_ENABLE_CUDASIM=1 (the ci/test.sh simulator pass)"))

@@ -1,0 +1,152 @@
+"""Warp intrinsics for Numba's CUDA simulator.
+
+The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs each thread of a block as a
+Python thread but has no warp-level primitives.  The kernels use them as
+they would on hardware, so the test suite supplies them here: every warp
+gets a slot table and a barrier; a lane writes its value, waits for the
+other lanes, reads the lane it wants and waits again so no slot is
+overwritten early.  Only full-warp participation is simulated (every lane
+of the warp calls the primitive with a mask covering the whole warp), which
+is how the project's kernels use them; anything else raises.
+
+``ldcg``/``ldcv`` (loads that bypass L1) are plain loads in the simulator,
+where every thread sees one coherent memory.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+WARP = 32
+FULL_MASK = 0xFFFFFFFF
+# A lane that waits this long for its warp-mates is deadlocked (a lane
+# exited or diverged around a full-warp primitive): fail instead of hanging.
+BARRIER_TIMEOUT_S = 60.0
+
+_lock = threading.Lock()
+
+
+class _Warp:
+    def __init__(self, lanes: int):
+        self.lanes = lanes
+        self.mask = (1 << lanes) - 1
+        self.slots = [None] * WARP
+        self.barrier = threading.Barrier(lanes, timeout=BARRIER_TIMEOUT_S)
+
+    def exchange(self, lane, value, pick):
+        """Publish ``value``; return ``pick(slots)`` once every lane has published."""
+        self.slots[lane] = value
+        self.barrier.wait()
+        result = pick(self.slots)
+        self.barrier.wait()
+        return result
+
+
+def _current_warp(module) -> tuple[_Warp, int]:
+    thread = threading.current_thread()
+    block = module.blockDim
+    block_threads = block.x * block.y * block.z
+    warp_id = thread.thread_id // WARP
+    key = (tuple(thread.blockIdx), warp_id)
+    with _lock:
+        warps = module.__dict__.setdefault("_cugraph_match_warps", {})
+        warp = warps.get(key)
+        if warp is None:
+            warp = warps[key] = _Warp(min(WARP, block_threads - warp_id * WARP))
+    return warp, thread.thread_id % WARP
+
+
+def _check_mask(warp: _Warp, mask) -> None:
+    if (int(mask) & warp.mask) != warp.mask:
+        raise NotImplementedError(
+            f"partial-warp mask {int(mask):#x} is not simulated; the warp has "
+            f"{warp.lanes} lanes (mask {warp.mask:#x})"
+        )
+
+
+def shfl_sync(self, mask, value, src_lane):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+    return warp.exchange(lane, value, lambda slots: slots[int(src_lane) % warp.lanes])
+
+
+def shfl_xor_sync(self, mask, value, lane_mask):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+    source = lane ^ int(lane_mask)
+    return warp.exchange(lane, value,
+                         lambda slots: slots[source] if source < warp.lanes else value)
+
+
+def shfl_up_sync(self, mask, value, delta):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+    source = lane - int(delta)
+    return warp.exchange(lane, value, lambda slots: slots[source] if source >= 0 else value)
+
+
+def shfl_down_sync(self, mask, value, delta):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+    source = lane + int(delta)
+    return warp.exchange(lane, value,
+                         lambda slots: slots[source] if source < warp.lanes else value)
+
+
+def ballot_sync(self, mask, predicate):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+
+    def bits(slots):
+        return np.uint32(sum(1 << i for i in range(warp.lanes) if slots[i]))
+
+    return warp.exchange(lane, bool(predicate), bits)
+
+
+def syncwarp(self, mask=FULL_MASK):
+    warp, lane = _current_warp(self)
+    _check_mask(warp, mask)
+    warp.exchange(lane, None, lambda slots: None)
+
+
+def activemask(self):
+    warp, _ = _current_warp(self)
+    return np.uint32(warp.mask)
+
+
+def lanemask_lt(self):
+    return np.uint32((1 << (threading.current_thread().thread_id % WARP)) - 1)
+
+
+def ldcg(self, array, index):
+    return array[index]
+
+
+_INTRINSICS = {
+    "shfl_sync": shfl_sync,
+    "shfl_xor_sync": shfl_xor_sync,
+    "shfl_up_sync": shfl_up_sync,
+    "shfl_down_sync": shfl_down_sync,
+    "ballot_sync": ballot_sync,
+    "syncwarp": syncwarp,
+    "activemask": activemask,
+    "lanemask_lt": lanemask_lt,
+    "ldcg": ldcg,
+    "ldcv": ldcg,
+}
+
+
+def install() -> None:
+    """Add the intrinsics to the simulator's fake ``cuda`` module (idempotent)."""
+    import sys
+
+    from numba.cuda.simulator.kernelapi import FakeCUDAModule
+
+    # Simulated threads hand the GIL to each other at every warp barrier; at
+    # the default 5 ms switch interval a karate-sized kernel takes minutes.
+    sys.setswitchinterval(1e-4)
+    for name, function in _INTRINSICS.items():
+        if not hasattr(FakeCUDAModule, name):
+            setattr(FakeCUDAModule, name, function)

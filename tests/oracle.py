@@ -1,0 +1,82 @@
+"""Independent references for the tests: plain Python, no project code.
+
+``greedy_matching`` is the sequential greedy matching under the project's
+tie order: edge (u, v) beats (x, y) iff its weight is larger, or the weights
+are equal and (max(u, v), min(u, v)) > (max(x, y), min(x, y)) comparing
+vertex ids in their sorted order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def greedy_matching(src, dst, weight=None, vertices=()):
+    """{vertex: (mate or None, weight or None)} in the caller's ids."""
+    src, dst = list(src), list(dst)
+    weight = [1.0] * len(src) if weight is None else [float(w) for w in weight]
+    ids = sorted(set(src) | set(dst) | set(vertices))
+    rank = {v: i for i, v in enumerate(ids)}
+    heaviest = {}
+    for u, v, w in zip(src, dst, weight):
+        if u == v:
+            continue
+        pair = (max(rank[u], rank[v]), min(rank[u], rank[v]))
+        if pair not in heaviest or w > heaviest[pair]:
+            heaviest[pair] = w
+    order = sorted(heaviest.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    mate = {}
+    for (hi, lo), w in order:
+        if hi not in mate and lo not in mate:
+            mate[hi] = (lo, w)
+            mate[lo] = (hi, w)
+    return {ids[i]: ((ids[mate[i][0]], mate[i][1]) if i in mate else (None, None))
+            for i in range(len(ids))}
+
+
+def frame_to_dict(matching):
+    """A ``vertex | mate | weight`` frame as {vertex: (mate or None, weight or None)}."""
+    out = {}
+    for v, m, w in zip(matching["vertex"], matching["mate"], matching["weight"]):
+        matched = not pd.isna(m)
+        out[v] = (m if matched else None, float(w) if matched else None)
+    return out
+
+
+def assert_equal_matchings(matching, expected) -> None:
+    """Edge for edge, with weights equal to float32 precision."""
+    got = frame_to_dict(matching)
+    assert list(got) == sorted(expected), "vertex rows differ from the input's vertices"
+    wrong = [(v, got[v], expected[v]) for v in expected
+             if got[v][0] != expected[v][0]
+             or (expected[v][1] is not None
+                 and not np.isclose(got[v][1], expected[v][1], rtol=1e-6, atol=0))]
+    assert not wrong, f"{len(wrong)} vertices differ from the greedy oracle, e.g. {wrong[:3]}"
+
+
+def brute_force_max_weight(src, dst, weight):
+    """Exact maximum-weight matching by search (tiny graphs only)."""
+    edges = {}
+    for u, v, w in zip(src, dst, weight):
+        if u != v:
+            key = (min(u, v), max(u, v))
+            edges[key] = max(edges.get(key, 0.0), float(w))
+    items = sorted(edges.items())
+    best = 0.0
+
+    def search(i, used, total):
+        nonlocal best
+        best = max(best, total)
+        for j in range(i, len(items)):
+            (u, v), w = items[j]
+            if u not in used and v not in used:
+                search(j + 1, used | {u, v}, total + w)
+
+    search(0, frozenset(), 0.0)
+    return best
