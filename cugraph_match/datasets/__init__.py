@@ -17,7 +17,7 @@ import pandas as pd
 _SHIPPED = {
     "karate": "Zachary's karate club: 34 vertices, 78 edges, unweighted",
     "lesmis": "Les Miserables co-appearances: 77 vertices, 254 edges, weighted",
-    "netscience": "network-science co-authorships: 1,589 vertices, 2,742 edges, weighted",
+    "netscience": "network-science co-authorships: 1,461 vertices with edges (1,589 in the original), 2,742 edges, weighted",
 }
 
 

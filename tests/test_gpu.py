@@ -1,0 +1,60 @@
+"""The CUDA kernels on a real GPU (skipped without one).
+
+Run on a GPU machine with ``pytest tests/test_gpu.py``; the simulator pass
+(tests/test_simulator.py) covers the same kernels on machines without one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_match as cm
+from cugraph_match.core import gpu_available
+from cugraph_match.datasets import read_graph
+from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not gpu_available(), reason="no usable CUDA GPU (CuPy + numba-cuda)")]
+
+GRAPHS = sorted((SHARED_DATA / "graphs").glob("*.mtx"))
+LAUNCHES = [(1, 128), (8, 128), (16, 256), (32, 64), (256, 128)]
+
+
+def oracle_of(edges):
+    return greedy_matching(edges["src"], edges["dst"], edges.get("weight"))
+
+
+@pytest.mark.parametrize("how", ["random", "equal"])
+@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+def test_real_graphs_every_launch(path, how):
+    edges, _ = read_graph(path)
+    rng = np.random.default_rng(1)
+    edges["weight"] = (1.0 - rng.random(len(edges))).astype(np.float32) if how == "random" else 1.0
+    expected = oracle_of(edges)
+    for vpw, tpb in LAUNCHES:
+        result = cm.suitor_matching(edges, backend="gpu", vertices_per_warp=vpw,
+                                    threads_per_block=tpb)
+        assert isinstance(result, pd.DataFrame)
+        assert_equal_matchings(result, expected)
+    assert_equal_matchings(cm.locally_dominant_matching(edges, backend="gpu"), expected)
+
+
+def test_rmat_equals_cpu():
+    rng = np.random.default_rng(5)
+    n, m = 1 << 16, 1 << 20
+    edges = pd.DataFrame({"src": rng.integers(0, n, m), "dst": rng.integers(0, n, m),
+                          "weight": rng.integers(1, 8, m).astype(np.float64)})  # many ties
+    cpu = cm.suitor_matching(edges, backend="cpu")
+    for vpw in (1, 8, 64):
+        assert cm.suitor_matching(edges, backend="gpu", vertices_per_warp=vpw).equals(cpu)
+    assert cm.locally_dominant_matching(edges, backend="gpu").equals(cpu)
+
+
+def test_cudf_in_cudf_out():
+    cudf = pytest.importorskip("cudf")
+    edges = cm.datasets.load("netscience")
+    result = cm.suitor_matching(cudf.from_pandas(edges), backend="gpu")
+    assert type(result).__module__.startswith("cudf")
+    assert_equal_matchings(result.to_pandas(), oracle_of(edges))

@@ -1,0 +1,90 @@
+"""The warp-intrinsic shim for Numba's CUDA simulator, tested against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.cudasim
+
+
+# The simulator swaps the module-global name `cuda` for its fake module,
+# so the kernels must live at module level.
+from numba import cuda, uint32  # noqa: E402
+
+
+@cuda.jit
+def butterfly_sum(values, out):
+    i = cuda.grid(1)
+    v = values[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_xor_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    out[i] = v
+
+@cuda.jit
+def broadcast_and_shift(values, from_lane3, up, down):
+    i = cuda.grid(1)
+    v = values[i]
+    from_lane3[i] = cuda.shfl_sync(0xFFFFFFFF, v, 3)
+    up[i] = cuda.shfl_up_sync(0xFFFFFFFF, v, 1)
+    down[i] = cuda.shfl_down_sync(0xFFFFFFFF, v, 2)
+
+@cuda.jit
+def compact_positive(values, out, counts):
+    # ballot + popc prefix sum: warp w writes its positive values, in
+    # lane order, to out[w * 32 ...]
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    keep = values[i] > 0
+    bits = cuda.ballot_sync(0xFFFFFFFF, keep)
+    if keep:
+        out[(i // 32) * 32 + cuda.popc(bits & uint32((1 << lane) - 1))] = values[i]
+    cuda.syncwarp()
+    if lane == 0:
+        counts[i // 32] = cuda.popc(bits)
+
+@cuda.jit
+def partial_mask(values):
+    cuda.shfl_sync(0x0000FFFF, values[cuda.grid(1)], 0)
+
+
+def test_butterfly_reduction_gives_every_lane_the_sum():
+    values = np.arange(64, dtype=np.int64) * 3 - 50
+    out = np.zeros_like(values)
+    butterfly_sum[1, 64](values, out)
+    expected = np.repeat(values.reshape(2, 32).sum(axis=1), 32)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_shfl_broadcast_up_down():
+    values = np.arange(100, 164, dtype=np.int64)
+    lane3, up, down = (np.zeros_like(values) for _ in range(3))
+    broadcast_and_shift[2, 32](values, lane3, up, down)
+    warps = values.reshape(2, 32)
+    np.testing.assert_array_equal(lane3, np.repeat(warps[:, 3], 32))
+    exp_up = warps.copy()
+    exp_up[:, 1:] = warps[:, :-1]  # lane 0 keeps its own value
+    np.testing.assert_array_equal(up, exp_up.ravel())
+    exp_down = warps.copy()
+    exp_down[:, :-2] = warps[:, 2:]  # the last two lanes keep theirs
+    np.testing.assert_array_equal(down, exp_down.ravel())
+
+
+def test_ballot_prefix_sum_compaction():
+    rng = np.random.default_rng(3)
+    values = rng.integers(-5, 5, size=96)
+    out = np.zeros(96, dtype=values.dtype)
+    counts = np.zeros(3, dtype=np.int64)
+    compact_positive[1, 96](values, out, counts)
+    for w in range(3):
+        kept = values[w * 32:(w + 1) * 32]
+        kept = kept[kept > 0]
+        assert counts[w] == len(kept)
+        np.testing.assert_array_equal(out[w * 32:w * 32 + len(kept)], kept)
+
+
+def test_partial_mask_is_refused():
+    with pytest.raises(NotImplementedError, match="partial-warp mask"):
+        partial_mask[1, 32](np.zeros(32, dtype=np.int64))
