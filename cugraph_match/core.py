@@ -405,8 +405,20 @@ def build_csr(u, v, w, n: int, xp):
     """Symmetric CSR from an edge list in internal ids.
 
     Drops self-loops, merges (u, v)/(v, u) and duplicates keeping the maximum
-    weight.  Rows are sorted by neighbour id.
+    weight.  Rows are sorted by neighbour id.  NumPy arrays go through the
+    numba builder (linear passes and per-row sorts); CuPy arrays through
+    device sorts.
     """
+    if xp is np:
+        from ._csr_cpu import build_csr_cpu
+
+        return build_csr_cpu(np.ascontiguousarray(u), np.ascontiguousarray(v),
+                             np.ascontiguousarray(w), n, index_dtype)
+    return build_csr_sorted(u, v, w, n, xp)
+
+
+def build_csr_sorted(u, v, w, n: int, xp):
+    """``build_csr`` with array-module sorts only (the GPU path)."""
     keep = u != v
     u, v, w = u[keep], v[keep], w[keep]
     lo = xp.minimum(u, v)
