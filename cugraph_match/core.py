@@ -441,7 +441,7 @@ def build_csr_sorted(u, v, w, n: int, xp):
     counts = xp.bincount(rows, minlength=n) if rows.shape[0] else xp.zeros(n, dtype=np.int64)
     nnz = int(cols.shape[0])
     offsets = xp.zeros(n + 1, dtype=index_dtype(nnz))
-    xp.cumsum(counts, out=offsets[1:])
+    offsets[1:] = xp.cumsum(counts)
     indices = cols.astype(index_dtype(n), copy=False)
     return offsets, indices, ws
 
@@ -483,12 +483,17 @@ def weight_keys(weights, xp):
 # --------------------------------------------------------------------------
 
 
+def row_ids(offsets, xp):
+    """The row of every CSR entry (CuPy's ``repeat`` takes no array of counts)."""
+    nnz = int(offsets[-1])
+    return xp.searchsorted(offsets, xp.arange(nnz, dtype=offsets.dtype), side="right") - 1
+
+
 def mate_weights(pg: PreparedGraph, mate):
     """Weight of the edge (v, mate[v]) for every vertex (NaN when unmatched)."""
     xp = pg.backend.xp
     n = pg.num_vertices
-    degrees = xp.diff(pg.offsets)
-    rows = xp.repeat(xp.arange(n, dtype=pg.indices.dtype), degrees)
+    rows = row_ids(pg.offsets, xp)
     hit = pg.indices == mate[rows]
     out = xp.full(n, np.nan, dtype=pg.weights.dtype)
     out[rows[hit]] = pg.weights[hit]
