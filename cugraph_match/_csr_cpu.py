@@ -1,8 +1,10 @@
 """CSR construction on the CPU (numba.njit): counting sort by row, then a
-parallel per-row sort that merges duplicates keeping the largest weight.
+parallel per-row pass that merges duplicates (keeping the largest weight)
+and orders the row by preference: weight descending, then neighbour id
+descending.
 
-Produces exactly what ``core.build_csr`` produces with NumPy/CuPy sorts
-(rows sorted by neighbour id), in O(m log d) instead of a global lexsort.
+Produces exactly what ``core.build_csr_sorted`` produces with NumPy/CuPy
+sorts, in O(m log d) instead of global sorts.
 """
 
 import numpy as np
@@ -53,6 +55,13 @@ def _merge_rows(starts, cols, ws, n):
                 cols[lo + k] = row_cols[i]
                 ws[lo + k] = row_ws[i]
                 k += 1
+        # preference order: weight desc, ties to the larger neighbour id
+        row_cols = cols[lo:lo + k][::-1].copy()
+        row_ws = ws[lo:lo + k][::-1].copy()
+        order = np.argsort(-row_ws, kind="mergesort")
+        for i in range(k):
+            cols[lo + i] = row_cols[order[i]]
+            ws[lo + i] = row_ws[order[i]]
         unique[r] = k
     return unique
 

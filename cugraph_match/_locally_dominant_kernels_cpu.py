@@ -9,21 +9,19 @@ is its own parallel function; the driver loop is sequential.
 import numpy as np
 from numba import njit, prange
 
-_SHIFT = np.uint64(32)
-
 
 @njit(cache=True, nogil=True)
-def _heaviest_unmatched(v, offsets, indices, keys, mate):
-    best = np.uint64(0)
-    target = -1
-    for j in range(offsets[v], offsets[v + 1]):
-        u = indices[j]
-        if mate[u] < 0:
-            ranked = (np.uint64(keys[j]) << _SHIFT) | np.uint64(u)
-            if ranked > best:
-                best = ranked
-                target = u
-    return target
+def _heaviest_unmatched(v, offsets, indices, mate, next_edge):
+    """First unmatched neighbour in v's row (rows are in preference order).
+
+    Matched vertices stay matched, so the pointer only moves forward.
+    """
+    j = next_edge[v]
+    end = offsets[v + 1]
+    while j < end and mate[indices[j]] >= 0:
+        j += 1
+    next_edge[v] = j
+    return indices[j] if j < end else -1
 
 
 @njit(cache=True, nogil=True)
@@ -38,11 +36,11 @@ def _exclusive_prefix_sum(counts):
 
 
 @njit(cache=True, parallel=True)
-def _point(work, offsets, indices, keys, mate, candidate, in_work):
+def _point(work, offsets, indices, mate, candidate, in_work, next_edge):
     for t in prange(work.shape[0]):
         v = work[t]
         in_work[v] = True
-        candidate[v] = _heaviest_unmatched(v, offsets, indices, keys, mate)
+        candidate[v] = _heaviest_unmatched(v, offsets, indices, mate, next_edge)
 
 
 @njit(cache=True, parallel=True)
@@ -103,17 +101,22 @@ def _next_work(matched, offsets, indices, mate, candidate):
 
 
 @njit(cache=True)
-def locally_dominant_mates(offsets, indices, keys):
-    """Return ``mate`` (-1 when unmatched) and the number of rounds taken."""
+def locally_dominant_mates(offsets, indices):
+    """Return ``mate`` (-1 when unmatched) and the number of rounds taken.
+
+    Rows must be in preference order (``core.build_csr``); the weights are
+    then implicit in the order.
+    """
     n = offsets.shape[0] - 1
     mate = np.full(n, -1, dtype=np.int64)
     candidate = np.full(n, -1, dtype=np.int64)
     in_work = np.zeros(n, dtype=np.bool_)
     work = np.arange(n, dtype=np.int64)
+    next_edge = offsets[:-1].astype(np.int64)
     rounds = 0
     while work.shape[0] > 0:
         rounds += 1
-        _point(work, offsets, indices, keys, mate, candidate, in_work)
+        _point(work, offsets, indices, mate, candidate, in_work, next_edge)
         matched = _match_mutual(work, candidate, mate, in_work)
         work = _next_work(matched, offsets, indices, mate, candidate)
     return mate, rounds

@@ -1,7 +1,9 @@
 """GPU locally-dominant matching in numba.cuda: bulk-synchronous rounds.
 
 Each round, one warp per listed vertex finds its heaviest unmatched
-neighbour (coalesced scan + butterfly reduction); one thread per listed
+neighbour: rows are in preference order (``core.build_csr``) and matched
+vertices stay matched, so the warp scans from the vertex's pointer and stops
+at the first 32-entry chunk with an unmatched neighbour; one thread per listed
 vertex matches mutual pointers; one warp per newly matched vertex collects
 the neighbours that pointed at it (warp-aggregated atomic append).  The host
 reads one counter per round, as cuGraph's C++ implementation does.
@@ -12,29 +14,34 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32, uint64
 
-from ._suitor_kernels_gpu import FULL_MASK, WARP, warp_max_u64
-
-_LOW = uint64(0xFFFFFFFF)
-_SHIFT = uint64(32)
+from ._suitor_kernels_gpu import FULL_MASK, WARP
 
 
 @cuda.jit
-def candidates_kernel(work, size, offsets, indices, keys, mate, candidate, stamp, round_id):
+def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, stamp, round_id):
     lane = cuda.laneid
     warp = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) // WARP
     warps = (cuda.gridDim.x * cuda.blockDim.x) // WARP
     for t in range(warp, size, warps):  # warp-uniform loop
         v = work[t]
-        best = uint64(0)
-        for j in range(offsets[v] + lane, offsets[v + 1], WARP):
-            u = indices[j]
-            if mate[u] < 0:
-                ranked = (uint64(keys[j]) << _SHIFT) | uint64(u)
-                if ranked > best:
-                    best = ranked
-        best = warp_max_u64(best)
+        end = offsets[v + 1]
+        base = next_edge[v]
+        found = False
+        while base < end and not found:  # warp-uniform: `found` comes from a ballot
+            j = base + lane
+            free = j < end and mate[indices[j]] < 0
+            bits = cuda.ballot_sync(FULL_MASK, free)
+            if bits != 0:
+                found = True
+                if lane == cuda.ffs(bits) - 1:  # the first free entry is the heaviest
+                    next_edge[v] = j
+                    candidate[v] = indices[j]
+            else:
+                base += WARP
         if lane == 0:
-            candidate[v] = int64(best & _LOW) if best != 0 else int64(-1)
+            if not found:
+                next_edge[v] = end
+                candidate[v] = -1
             stamp[v] = round_id
 
 
@@ -84,7 +91,7 @@ def next_work_kernel(matched, size, offsets, indices, mate, candidate, work, wor
                 work[slot + cuda.popc(bits & lower_lanes)] = x
 
 
-def locally_dominant_mates_gpu(offsets, indices, keys, xp, threads_per_block: int = 128):
+def locally_dominant_mates_gpu(offsets, indices, xp, threads_per_block: int = 128):
     """Run LD rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
     if threads_per_block % WARP or not 0 < threads_per_block <= 1024:
         raise ValueError(f"threads_per_block must be a multiple of 32 in [32, 1024], "
@@ -93,6 +100,7 @@ def locally_dominant_mates_gpu(offsets, indices, keys, xp, threads_per_block: in
     mate = xp.full(n, -1, dtype=np.int64)
     candidate = xp.full(n, -1, dtype=np.int64)
     stamp = xp.zeros(n, dtype=np.int64)
+    next_edge = offsets[:-1].astype(np.int64)
     work = xp.arange(n, dtype=np.int64)
     spare = xp.empty(n, dtype=np.int64)
     matched = xp.empty(n, dtype=np.int64)
@@ -105,7 +113,7 @@ def locally_dominant_mates_gpu(offsets, indices, keys, xp, threads_per_block: in
         warp_blocks = -(-size // warps_per_block)
         thread_blocks = -(-size // threads_per_block)
         candidates_kernel[warp_blocks, threads_per_block](
-            work, size, offsets, indices, keys, mate, candidate, stamp, rounds)
+            work, size, offsets, indices, mate, candidate, next_edge, stamp, rounds)
         counter[0] = 0
         match_kernel[thread_blocks, threads_per_block](
             work, size, candidate, mate, stamp, rounds, matched, counter)

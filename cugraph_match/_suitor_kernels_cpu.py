@@ -9,7 +9,6 @@ import numpy as np
 from numba import njit
 
 _LOW = np.uint64(0xFFFFFFFF)
-_HIGH = np.uint64(0xFFFFFFFF00000000)
 _SHIFT = np.uint64(32)
 
 
@@ -18,27 +17,33 @@ def suitor_offers(offsets, indices, keys):
     """Run Suitor (McVitie-Wilson on the graph) and return the final offers.
 
     Each vertex proposes to the neighbour it ranks highest among those whose
-    held offer it beats; a displaced proposer proposes again at once.  With
-    no concurrency every proposal succeeds, so there is no retry path.
+    held offer it beats; a displaced proposer proposes again at once.  Rows
+    are in preference order (``core.build_csr``) and offers only grow, so a
+    neighbour that refuses once refuses forever: each vertex keeps a pointer
+    into its row and the whole run reads every entry about once.  With no
+    concurrency every proposal succeeds, so there is no retry path.
     """
     n = offsets.shape[0] - 1
     offer = np.zeros(n, dtype=np.uint64)
+    next_edge = offsets[:-1].astype(np.int64)
     for start in range(n):
         current = start
         while True:
-            best = np.uint64(0)  # key << 32 | neighbour, as `current` ranks them
-            target = -1
-            for j in range(offsets[current], offsets[current + 1]):
-                v = indices[j]
-                key = np.uint64(keys[j]) << _SHIFT
-                ranked = key | np.uint64(v)
-                if ranked > best and (key | np.uint64(current)) > offer[v]:
-                    best = ranked
-                    target = v
-            if target < 0:
+            j = next_edge[current]
+            end = offsets[current + 1]
+            word = np.uint64(0)
+            while j < end:
+                word = (np.uint64(keys[j]) << _SHIFT) | np.uint64(current)
+                if word > offer[indices[j]]:
+                    break
+                j += 1
+            if j == end:
+                next_edge[current] = end
                 break  # nobody left who would accept `current`
+            next_edge[current] = j + 1  # the target will only ever hold better offers
+            target = indices[j]
             displaced = offer[target]
-            offer[target] = (best & _HIGH) | np.uint64(current)
+            offer[target] = word
             if displaced == 0:
                 break
             current = np.int64(displaced & _LOW)

@@ -6,7 +6,10 @@ Design, as in the paper:
   work list of them in shared memory;
 * for each vertex of the list in turn, the 32 lanes read its adjacency list
   together (coalesced) and a butterfly (xor-shuffle) reduction gives every
-  lane the best candidate;
+  lane the best candidate.  Rows are in preference order
+  (``core.build_csr``), so the scan starts at the vertex's pointer and stops
+  at the first 32-entry chunk holding an acceptable neighbour; refused
+  entries are never read again (offers only grow);
 * then one lane per vertex proposes with a single 64-bit ``atomic.max`` on
   the candidate's offer word ``key << 32 | proposer``: lock-free, and the
   value it returns names the displaced suitor, if any;
@@ -17,7 +20,9 @@ Design, as in the paper:
 
 Reads of other vertices' offers use ``ldcg`` (cached in L2 only): L1 is not
 coherent between SMs, and a stale value could make a vertex retry the same
-lost proposal for as long as the line stays in L1.
+lost proposal for as long as the line stays in L1.  A stale read is never
+wrong, only slow: offers only grow, so an entry read as refusing refuses
+for good, and one read as accepting is settled by the atomic.
 """
 
 from __future__ import annotations
@@ -51,8 +56,39 @@ def warp_max_u64(value):
     return uint64(word)
 
 
+@cuda.jit(device=True, inline=True)
+def best_acceptable(current, offsets, indices, keys, offer, next_edge, lane):
+    """Warp-cooperative: the best neighbour that would accept ``current``.
+
+    Returns the ranked word ``key << 32 | neighbour`` (0 when none) in every
+    lane and moves ``current``'s pointer past the chosen entry (or to the
+    end): whether the proposal then wins or loses its race, that neighbour
+    will never accept ``current`` again.
+    """
+    end = offsets[current + 1]
+    base = cuda.ldcg(next_edge, current)
+    best = uint64(0)
+    while base < end:  # warp-uniform: every lane sees the same best
+        j = base + lane
+        ranked = uint64(0)
+        if j < end:
+            v = indices[j]
+            key = uint64(keys[j]) << _SHIFT
+            if (key | uint64(current)) > cuda.ldcg(offer, v):
+                ranked = key | uint64(v)
+        best = warp_max_u64(ranked)
+        if best != 0:
+            if ranked == best:  # exactly one lane: neighbours in a row are distinct
+                next_edge[current] = j + 1
+            return best
+        base += WARP
+    if lane == 0:
+        next_edge[current] = end
+    return best
+
+
 @cuda.jit
-def suitor_kernel(offsets, indices, keys, offer, n, vertices_per_warp):
+def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp):
     # Per warp: [work list | best candidate] of vertices_per_warp words each.
     shared = cuda.shared.array(0, dtype=uint64)
     lane = cuda.laneid
@@ -73,16 +109,8 @@ def suitor_kernel(offsets, indices, keys, offer, n, vertices_per_warp):
     while count > 0:
         # 1. Best candidate of every listed vertex, one vertex at a time.
         for i in range(count):
-            current = shared[work + i]
-            v_cur = int64(current)
-            best = uint64(0)
-            for j in range(offsets[v_cur] + lane, offsets[v_cur + 1], WARP):
-                v = indices[j]
-                key = uint64(keys[j]) << _SHIFT
-                ranked = key | uint64(v)
-                if ranked > best and (key | current) > cuda.ldcg(offer, v):
-                    best = ranked
-            best = warp_max_u64(best)
+            current = int64(shared[work + i])
+            best = best_acceptable(current, offsets, indices, keys, offer, next_edge, lane)
             if lane == 0:
                 shared[best_of + i] = best
         cuda.syncwarp(FULL_MASK)
@@ -102,7 +130,7 @@ def suitor_kernel(offsets, indices, keys, offer, n, vertices_per_warp):
                         if old != 0:
                             follow_up = int64(old & _LOW)  # displaced suitor
                     else:
-                        follow_up = int64(current)  # lost a race: try again
+                        follow_up = int64(current)  # lost a race: try the next one
             # The ballot converges the warp, so every lane of this pass has
             # read its slot before any lane overwrites one (writes land at
             # positions <= the slots read so far).
@@ -126,11 +154,12 @@ def suitor_offers_gpu(offsets, indices, keys, xp, vertices_per_warp: int = 8,
     offer = xp.zeros(n, dtype=np.uint64)
     if n == 0:
         return offer
+    next_edge = offsets[:-1].astype(np.int64)
     warps_per_block = threads_per_block // WARP
     warps = -(-n // vertices_per_warp)
     blocks = -(-warps // warps_per_block)
     shared_bytes = warps_per_block * 2 * vertices_per_warp * 8
     suitor_kernel[blocks, threads_per_block, 0, shared_bytes](
-        offsets, indices, keys, offer, n, vertices_per_warp
+        offsets, indices, keys, offer, next_edge, n, vertices_per_warp
     )
     return offer

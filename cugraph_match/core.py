@@ -405,7 +405,10 @@ def build_csr(u, v, w, n: int, xp):
     """Symmetric CSR from an edge list in internal ids.
 
     Drops self-loops, merges (u, v)/(v, u) and duplicates keeping the maximum
-    weight.  Rows are sorted by neighbour id.  NumPy arrays go through the
+    weight.  Each row lists its neighbours in preference order, heaviest
+    first and, at equal weight, larger id first (the tie order of
+    ``weight_keys``), so the kernels find a vertex's best remaining
+    candidate by advancing a pointer.  NumPy arrays go through the
     numba builder (linear passes and per-row sorts); CuPy arrays through
     device sorts.
     """
@@ -433,10 +436,9 @@ def build_csr_sorted(u, v, w, n: int, xp):
     rows = xp.concatenate([lo, hi])
     cols = xp.concatenate([hi, lo])
     ws = xp.concatenate([w, w])
-    # Stable sort by row keeps each row's columns in increasing order
-    # (the first half is sorted by (lo, hi); the second by (lo, hi) too,
-    # so sort by (row, col) explicitly to be safe and deterministic).
-    order = xp.lexsort(xp.stack([cols, rows]))
+    # rows ascending; within a row weight descending, then neighbour descending
+    order = xp.lexsort(xp.stack([-cols.astype(np.float64), -ws.astype(np.float64),
+                                 rows.astype(np.float64)]))
     rows, cols, ws = rows[order], cols[order], ws[order]
     counts = xp.bincount(rows, minlength=n) if rows.shape[0] else xp.zeros(n, dtype=np.int64)
     nnz = int(cols.shape[0])

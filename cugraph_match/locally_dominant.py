@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import DEFAULT_WEIGHT, matching_frame, prepare_graph, weight_keys
+from .core import DEFAULT_WEIGHT, matching_frame, prepare_graph
 
 
 def locally_dominant_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -39,15 +39,14 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     ['b', 'a', 'd', 'c']
     """
     pg = prepare_graph(graph, source, destination, weight, backend)
-    xp = pg.backend.xp
-    keys = weight_keys(pg.weights, xp)
+    # Rows arrive in preference order, so the kernels need no weight keys.
     if pg.backend.name == "gpu":
         from ._locally_dominant_kernels_gpu import locally_dominant_mates_gpu
 
-        mate, _ = locally_dominant_mates_gpu(pg.offsets, pg.indices, keys, xp,
+        mate, _ = locally_dominant_mates_gpu(pg.offsets, pg.indices, pg.backend.xp,
                                              threads_per_block=threads_per_block)
     else:
         from ._locally_dominant_kernels_cpu import locally_dominant_mates
 
-        mate, _ = locally_dominant_mates(pg.offsets, pg.indices, keys)
+        mate, _ = locally_dominant_mates(pg.offsets, pg.indices)
     return matching_frame(pg, mate)

@@ -28,9 +28,9 @@ def _signatures():
     for index in (I32, I64):
         for offset in (I32, I64):
             yield (suitor.suitor_kernel,
-                   f"({offset}, {index}, {U32}, {U64}, int64, int64)")
+                   f"({offset}, {index}, {U32}, {U64}, {I64}, int64, int64)")
             yield (ld.candidates_kernel,
-                   f"({I64}, int64, {offset}, {index}, {U32}, {I64}, {I64}, {I64}, int64)")
+                   f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64}, int64)")
             yield (ld.next_work_kernel,
                    f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
@@ -70,7 +70,7 @@ def test_kernel_compiles_for_sm90(compile_ptx, kernel, signature):
 def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
     from cugraph_match._suitor_kernels_gpu import suitor_kernel
 
-    ptx = compile_ptx(suitor_kernel, f"({I32}, {I32}, {U32}, {U64}, int64, int64)")
+    ptx = compile_ptx(suitor_kernel, f"({I32}, {I32}, {U32}, {U64}, {I64}, int64, int64)")
     assert "atom.global.max.u64" in ptx  # the lock-free proposal
     assert "ld.global.cg" in ptx  # offers read past the incoherent L1
     assert "shfl.sync.bfly" in ptx  # butterfly reduction
