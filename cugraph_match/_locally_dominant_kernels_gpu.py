@@ -12,7 +12,7 @@ reads one counter per round, as cuGraph's C++ implementation does.
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda, int64, uint32, uint64
+from numba import cuda, int64, uint32
 
 from ._suitor_kernels_gpu import FULL_MASK, WARP
 

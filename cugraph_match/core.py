@@ -363,24 +363,26 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
     lib, frame = edges.frame_lib, edges.frame
     src, dst = frame[edges.source], frame[edges.destination]
 
-    # Renumber: the sorted distinct ids, so internal order == caller order.
+    # Renumber: codes into the sorted distinct ids, so internal order ==
+    # caller order.  factorize hashes once; pandas and cuDF both offer it.
     parts = [src, dst] + ([edges.extra_vertices] if edges.extra_vertices is not None else [])
     try:
-        labels = lib.concat(parts, ignore_index=True).drop_duplicates().sort_values()
+        codes, uniques = lib.factorize(lib.concat(parts, ignore_index=True), sort=True)
     except TypeError as err:
         raise TypeError(
             f"vertex ids in {edges.source!r}/{edges.destination!r} cannot be ordered "
             f"(mixed types?): {err}"
         ) from None
-    labels = labels.reset_index(drop=True)
+    labels = lib.Series(uniques, name="vertex")
     n = len(labels)
     if n > MAX_VERTICES:
         raise ValueError(f"at most {MAX_VERTICES} vertices are supported, got {n}")
-    labels.name = "vertex"
 
     xp = be.xp
-    u = _codes(labels, src, xp)
-    v = _codes(labels, dst, xp)
+    codes = to_backend(codes, xp)
+    m = len(src)
+    u = codes[:m].astype(np.int64, copy=False)
+    v = codes[m:2 * m].astype(np.int64, copy=False)
     if edges.weight is not None:
         w_dtype = _weight_dtype(frame[edges.weight].dtype)
         w = _series_values(frame[edges.weight], xp).astype(w_dtype, copy=False)
@@ -389,12 +391,6 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
 
     offsets, indices, weights = build_csr(u, v, w, n, xp)
     return PreparedGraph(be, lib, labels, offsets, indices, weights, edges.weight is not None)
-
-
-def _codes(labels, ids, xp):
-    """Internal ids of ``ids`` (every id is known to be in ``labels``)."""
-    # pandas returns a NumPy array, cuDF a CuPy array
-    return to_backend(labels.searchsorted(ids), xp).astype(np.int64, copy=False)
 
 
 def index_dtype(limit: int) -> np.dtype:

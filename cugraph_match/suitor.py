@@ -70,8 +70,9 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
         offer = suitor_offers_gpu(pg.offsets, pg.indices, keys, xp,
                                   vertices_per_warp=vertices_per_warp,
                                   threads_per_block=threads_per_block)
+        mate = mates_from_offers(offer, xp)
     else:
-        from ._suitor_kernels_cpu import suitor_offers
+        from ._suitor_kernels_cpu import mates_from_offers_cpu, suitor_offers
 
-        offer = suitor_offers(pg.offsets, pg.indices, keys)
-    return matching_frame(pg, mates_from_offers(offer, xp))
+        mate = mates_from_offers_cpu(suitor_offers(pg.offsets, pg.indices, keys))
+    return matching_frame(pg, mate)

@@ -34,3 +34,15 @@ def test_numba_builder_equals_sorting_builder(n, data, dtype):
     for r in range(n):
         for j in range(offsets[r], offsets[r + 1]):
             assert weights[j] == heaviest[(min(r, indices[j]), max(r, indices[j]))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 40), data=st.data())
+def test_mates_from_offers_host_kernel_equals_array_version(n, data):
+    from cugraph_match._suitor_kernels_cpu import mates_from_offers_cpu
+    from cugraph_match.core import mates_from_offers
+
+    suitors = data.draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n))
+    keys = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n))
+    offer = np.array([0 if s < 0 else (k << 32) | s for s, k in zip(suitors, keys)], dtype=np.uint64)
+    np.testing.assert_array_equal(mates_from_offers_cpu(offer), mates_from_offers(offer, np))
