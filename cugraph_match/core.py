@@ -15,6 +15,7 @@ Two libraries are threaded through this module:
 
 from __future__ import annotations
 
+import numbers
 import os
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -174,15 +175,17 @@ def _from_networkx(obj, source, destination, weight) -> EdgeInput | None:
         us.append(u)
         vs.append(v)
         ws.append(data.get(wname, 1) if wname is not None else 1)
-    frame = pd.DataFrame({"src": pd.Series(us, dtype=_nx_dtype(us)),
-                          "dst": pd.Series(vs, dtype=_nx_dtype(vs)),
-                          "weight": pd.Series(ws, dtype=_nx_dtype(ws, numeric=True))})
     nodes = list(obj.nodes)
+    frame = pd.DataFrame({"src": pd.Series(us, dtype=_nx_dtype(us or nodes)),
+                          "dst": pd.Series(vs, dtype=_nx_dtype(vs or nodes)),
+                          "weight": pd.Series(ws, dtype=_nx_dtype(ws, numeric=True))})
     extra = pd.Series(nodes, dtype=_nx_dtype(nodes)) if nodes else None
     return EdgeInput(pd, frame, "src", "dst", "weight", extra)
 
 
 def _nx_dtype(values, numeric=False):
+    if numeric and not values:
+        return "float64"
     if values and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in values):
         return "int64"
     if numeric and values and all(isinstance(x, (int, float, np.integer, np.floating))
@@ -267,7 +270,15 @@ def validate(edges: EdgeInput) -> None:
         return
     col = edges.weight
     w = frame[col]
-    kind = np.dtype(w.dtype).kind if _is_numpy_dtype(w.dtype) else None
+    kind = getattr(w.dtype, "kind", None)
+    if kind == "O":
+        bad = ~w.map(lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool))
+        n_bad = _count(bad)
+        if n_bad:
+            raise TypeError(
+                f"weight column {col!r} has {n_bad} non-numeric value(s); first is "
+                f"{_describe_row(edges, bad)}"
+            )
     if kind not in ("i", "u", "f"):
         raise TypeError(
             f"weight column {col!r} must be numeric (integer or float), got dtype {w.dtype}"
@@ -345,7 +356,7 @@ def _series_values(series, xp):
 
 
 def _weight_dtype(dtype) -> np.dtype:
-    dtype = np.dtype(dtype)
+    dtype = np.dtype(getattr(dtype, "numpy_dtype", dtype))
     return dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
 
 
@@ -366,8 +377,16 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
     # Renumber: codes into the sorted distinct ids, so internal order ==
     # caller order.  factorize hashes once; pandas and cuDF both offer it.
     parts = [src, dst] + ([edges.extra_vertices] if edges.extra_vertices is not None else [])
+    parts = _common_integer_ids(parts)
+    ids = lib.concat(parts, ignore_index=True)
+    if lib is pd and ids.dtype == object and pd.api.types.infer_dtype(ids, skipna=True) in (
+            "mixed", "mixed-integer"):
+        raise TypeError(
+            f"vertex ids in {edges.source!r}/{edges.destination!r} cannot be ordered "
+            f"(mixed types: {sorted({type(x).__name__ for x in ids})})"
+        )
     try:
-        codes, uniques = lib.factorize(lib.concat(parts, ignore_index=True), sort=True)
+        codes, uniques = lib.factorize(ids, sort=True)
     except TypeError as err:
         raise TypeError(
             f"vertex ids in {edges.source!r}/{edges.destination!r} cannot be ordered "
@@ -385,12 +404,31 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
     v = codes[m:2 * m].astype(np.int64, copy=False)
     if edges.weight is not None:
         w_dtype = _weight_dtype(frame[edges.weight].dtype)
-        w = _series_values(frame[edges.weight], xp).astype(w_dtype, copy=False)
+        wcol = frame[edges.weight]
+        if not _is_numpy_dtype(wcol.dtype):  # pandas nullable Int64/Float64, validated null-free
+            wcol = wcol.astype(w_dtype)
+        w = _series_values(wcol, xp).astype(w_dtype, copy=False)
     else:
         w = xp.ones(u.shape[0], dtype=np.float32)
 
     offsets, indices, weights = build_csr(u, v, w, n, xp)
     return PreparedGraph(be, lib, labels, offsets, indices, weights, edges.weight is not None)
+
+
+def _common_integer_ids(parts):
+    """Cast integer id columns to one integer dtype (NumPy would promote int64 + uint64
+    to float64, which merges ids above 2**53)."""
+    dtypes = [getattr(p.dtype, "numpy_dtype", p.dtype) for p in parts]
+    if not all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes):
+        return parts
+    common = np.result_type(*dtypes)
+    if common.kind != "f":
+        return parts
+    if all(int(p.max()) <= np.iinfo(np.int64).max for p in parts if len(p) and p.dtype.kind == "u"):
+        return [p.astype(np.int64) for p in parts]
+    if all(int(p.min()) >= 0 for p in parts if len(p) and p.dtype.kind == "i"):
+        return [p.astype(np.uint64) for p in parts]
+    return [p.astype(object) for p in parts]
 
 
 def index_dtype(limit: int) -> np.dtype:
