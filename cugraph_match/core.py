@@ -57,7 +57,7 @@ def gpu_available() -> bool:
     if cuda_simulator_enabled():
         return False
     try:
-        import cupy  # noqa: F401
+        import cupy  # noqa: F401  (importable is part of "usable")
         from numba import cuda
 
         return bool(cuda.is_available())
@@ -158,7 +158,7 @@ def _from_cugraph(obj, source, destination, weight) -> EdgeInput | None:
         wcol = cols[2]
     if not getattr(obj, "is_weighted", lambda: wcol is not None)():
         wcol = None
-    return _from_dataframe(frame, src, dst, wcol if wcol is not None else None)
+    return _from_dataframe(frame, src, dst, wcol)
 
 
 def _from_networkx(obj, source, destination, weight) -> EdgeInput | None:
@@ -170,11 +170,10 @@ def _from_networkx(obj, source, destination, weight) -> EdgeInput | None:
         return None
     edges = obj.edges(data=True)  # a multigraph's parallel edges come out one by one
     us, vs, ws = [], [], []
-    wname = weight if weight is not None else None
     for u, v, data in edges:
         us.append(u)
         vs.append(v)
-        ws.append(data.get(wname, 1) if wname is not None else 1)
+        ws.append(data.get(weight, 1) if weight is not None else 1)  # NetworkX: missing means 1
     nodes = list(obj.nodes)
     frame = pd.DataFrame({"src": pd.Series(us, dtype=_nx_dtype(us or nodes)),
                           "dst": pd.Series(vs, dtype=_nx_dtype(vs or nodes)),
@@ -403,8 +402,8 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
     u = codes[:m].astype(np.int64, copy=False)
     v = codes[m:2 * m].astype(np.int64, copy=False)
     if edges.weight is not None:
-        w_dtype = _weight_dtype(frame[edges.weight].dtype)
         wcol = frame[edges.weight]
+        w_dtype = _weight_dtype(wcol.dtype)
         if not _is_numpy_dtype(wcol.dtype):  # pandas nullable Int64/Float64, validated null-free
             wcol = wcol.astype(w_dtype)
         w = _series_values(wcol, xp).astype(w_dtype, copy=False)
