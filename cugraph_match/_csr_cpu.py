@@ -85,3 +85,21 @@ def build_csr_cpu(u, v, w, n, index_dtype):
     weights = np.empty(nnz, dtype=w.dtype)
     _compact(starts, cols, ws, unique, offsets, indices, weights)
     return offsets, indices, weights
+
+
+@njit(cache=True, parallel=True)
+def mate_weights_cpu(offsets, indices, weights, mate):
+    """Weight of (v, mate[v]) per vertex, NaN when unmatched.
+
+    A vertex's mate sits near the front of its preference-ordered row, so
+    scanning the row is cheaper than any whole-CSR pass.
+    """
+    n = mate.shape[0]
+    out = np.full(n, np.nan, dtype=weights.dtype)
+    for v in prange(n):
+        if mate[v] >= 0:
+            for j in range(offsets[v], offsets[v + 1]):
+                if indices[j] == mate[v]:
+                    out[v] = weights[j]
+                    break
+    return out

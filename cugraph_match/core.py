@@ -333,7 +333,7 @@ class PreparedGraph:
     offsets: Any  # xp int32/int64, length n + 1
     indices: Any  # xp int32/int64, length 2m
     weights: Any  # xp float32/float64, length 2m
-    weighted: bool
+    weighted: bool  # False when every weight defaulted to 1
 
     @property
     def num_vertices(self) -> int:
@@ -520,18 +520,27 @@ def weight_keys(weights, xp):
 
 def row_ids(offsets, xp):
     """The row of every CSR entry (CuPy's ``repeat`` takes no array of counts)."""
+    if xp is np:
+        return np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
     nnz = int(offsets[-1])
     return xp.searchsorted(offsets, xp.arange(nnz, dtype=offsets.dtype), side="right") - 1
 
 
 def mate_weights(pg: PreparedGraph, mate):
     """Weight of the edge (v, mate[v]) for every vertex (NaN when unmatched)."""
-    xp = pg.backend.xp
-    n = pg.num_vertices
-    rows = row_ids(pg.offsets, xp)
-    hit = pg.indices == mate[rows]
-    out = xp.full(n, np.nan, dtype=pg.weights.dtype)
-    out[rows[hit]] = pg.weights[hit]
+    if pg.backend.xp is np:
+        from ._csr_cpu import mate_weights_cpu
+
+        return mate_weights_cpu(pg.offsets, pg.indices, pg.weights, mate)
+    return mate_weights_by_rows(pg.offsets, pg.indices, pg.weights, mate, pg.backend.xp)
+
+
+def mate_weights_by_rows(offsets, indices, weights, mate, xp):
+    """``mate_weights`` with whole-array operations only (the GPU path)."""
+    rows = row_ids(offsets, xp)
+    hit = indices == mate[rows]
+    out = xp.full(mate.shape[0], np.nan, dtype=weights.dtype)
+    out[rows[hit]] = weights[hit]
     return out
 
 
@@ -561,7 +570,7 @@ def matching_frame(pg: PreparedGraph, mate):
     mate_w = mate_weights(pg, mate)
     matched = mate >= 0
     safe = xp.where(matched, mate, 0)
-    vertex = pg.labels.reset_index(drop=True)
+    vertex = pg.labels  # already 0..n-1 indexed
     mate_col = _nullable(vertex.take(_host_or_device(safe, lib)).reset_index(drop=True), lib)
     mask = lib.Series(_host_or_device(matched, lib))
     mate_col = mate_col.where(mask)

@@ -46,3 +46,25 @@ def test_mates_from_offers_host_kernel_equals_array_version(n, data):
     keys = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n))
     offer = np.array([0 if s < 0 else (k << 32) | s for s, k in zip(suitors, keys)], dtype=np.uint64)
     np.testing.assert_array_equal(mates_from_offers_cpu(offer), mates_from_offers(offer, np))
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 30), data=st.data())
+def test_mate_weights_host_kernel_equals_array_version(n, data):
+    from cugraph_match._csr_cpu import mate_weights_cpu
+    from cugraph_match.core import mate_weights_by_rows
+
+    m = data.draw(st.integers(0, 60))
+    u = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), dtype=np.int64)
+    v = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), dtype=np.int64)
+    w = np.array(data.draw(st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=m, max_size=m)))
+    offsets, indices, weights = build_csr(u, v, w, n, np)
+    # any symmetric pairing of neighbours will do: pair each vertex with its
+    # first free neighbour, greedily
+    mate = np.full(n, -1, dtype=np.int64)
+    for r in range(n):
+        for j in range(offsets[r], offsets[r + 1]):
+            if mate[r] < 0 and mate[indices[j]] < 0:
+                mate[r], mate[indices[j]] = indices[j], r
+    np.testing.assert_array_equal(mate_weights_cpu(offsets, indices, weights, mate),
+                                  mate_weights_by_rows(offsets, indices, weights, mate, np))
