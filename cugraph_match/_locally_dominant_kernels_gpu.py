@@ -6,7 +6,8 @@ vertices stay matched, so the warp scans from the vertex's pointer and stops
 at the first 32-entry chunk with an unmatched neighbour; one thread per listed
 vertex matches mutual pointers; one warp per newly matched vertex collects
 the neighbours that pointed at it (warp-aggregated atomic append).  The host
-reads one counter per round, as cuGraph's C++ implementation does.
+reads one counter per round (the next list's length) and writes none: each
+counter is reset by the kernel that runs before the one that fills it.
 """
 
 from __future__ import annotations
@@ -16,9 +17,14 @@ from numba import cuda, int64, uint32
 
 from ._suitor_kernels_gpu import FULL_MASK, WARP
 
+MATCHED, NEXT = 0, 1  # slots of the counters array
+
 
 @cuda.jit
-def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, stamp, round_id):
+def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, stamp, round_id,
+                      counters):
+    if cuda.grid(1) == 0:
+        counters[MATCHED] = 0  # filled by match_kernel, next in the stream
     lane = cuda.laneid
     warp = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) // WARP
     warps = (cuda.gridDim.x * cuda.blockDim.x) // WARP
@@ -46,8 +52,10 @@ def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, 
 
 
 @cuda.jit
-def match_kernel(work, size, candidate, mate, stamp, round_id, matched, matched_count):
+def match_kernel(work, size, candidate, mate, stamp, round_id, matched, counters):
     t = cuda.grid(1)
+    if t == 0:
+        counters[NEXT] = 0  # filled by next_work_kernel, next in the stream
     if t < size:
         v = work[t]
         c = candidate[v]
@@ -57,20 +65,20 @@ def match_kernel(work, size, candidate, mate, stamp, round_id, matched, matched_
             # Each vertex of the pair that is in this round's list enqueues
             # itself; the partner is enqueued by v only when it is not listed.
             if stamp[c] == round_id:
-                matched[cuda.atomic.add(matched_count, 0, 1)] = v
+                matched[cuda.atomic.add(counters, MATCHED, 1)] = v
             else:
-                slot = cuda.atomic.add(matched_count, 0, 2)
+                slot = cuda.atomic.add(counters, MATCHED, 2)
                 matched[slot] = v
                 matched[slot + 1] = c
 
 
 @cuda.jit
-def next_work_kernel(matched, size, offsets, indices, mate, candidate, work, work_count):
+def next_work_kernel(matched, offsets, indices, mate, candidate, work, counters):
     lane = cuda.laneid
     lower_lanes = uint32((1 << lane) - 1)
     warp = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) // WARP
     warps = (cuda.gridDim.x * cuda.blockDim.x) // WARP
-    for t in range(warp, size, warps):
+    for t in range(warp, counters[MATCHED], warps):  # the count stays on the device
         u = matched[t]
         start = offsets[u]
         end = offsets[u + 1]
@@ -85,7 +93,7 @@ def next_work_kernel(matched, size, offsets, indices, mate, candidate, work, wor
             bits = cuda.ballot_sync(FULL_MASK, wanted)
             slot = 0
             if lane == 0 and bits != 0:
-                slot = cuda.atomic.add(work_count, 0, cuda.popc(bits))
+                slot = cuda.atomic.add(counters, NEXT, cuda.popc(bits))
             slot = cuda.shfl_sync(FULL_MASK, slot, 0)
             if wanted:
                 work[slot + cuda.popc(bits & lower_lanes)] = x
@@ -104,26 +112,19 @@ def locally_dominant_mates_gpu(offsets, indices, xp, threads_per_block: int = 12
     work = xp.arange(n, dtype=np.int64)
     spare = xp.empty(n, dtype=np.int64)
     matched = xp.empty(n, dtype=np.int64)
-    counter = xp.zeros(1, dtype=np.int64)
+    counters = xp.zeros(2, dtype=np.int64)
     warps_per_block = threads_per_block // WARP
     size = n
     rounds = 0
     while size > 0:
         rounds += 1
-        warp_blocks = -(-size // warps_per_block)
-        thread_blocks = -(-size // threads_per_block)
-        candidates_kernel[warp_blocks, threads_per_block](
-            work, size, offsets, indices, mate, candidate, next_edge, stamp, rounds)
-        counter[0] = 0
-        match_kernel[thread_blocks, threads_per_block](
-            work, size, candidate, mate, stamp, rounds, matched, counter)
-        m = int(counter[0])
-        counter[0] = 0
-        if m:
-            next_work_kernel[-(-m // warps_per_block), threads_per_block](
-                matched, m, offsets, indices, mate, candidate, spare, counter)
-            size = int(counter[0])
-        else:
-            size = 0
+        candidates_kernel[-(-size // warps_per_block), threads_per_block](
+            work, size, offsets, indices, mate, candidate, next_edge, stamp, rounds, counters)
+        match_kernel[-(-size // threads_per_block), threads_per_block](
+            work, size, candidate, mate, stamp, rounds, matched, counters)
+        # At most min(2 * size, n) vertices were matched; surplus warps exit at once.
+        next_work_kernel[-(-min(2 * size, n) // warps_per_block), threads_per_block](
+            matched, offsets, indices, mate, candidate, spare, counters)
+        size = int(counters[NEXT])  # the round's only transfer
         work, spare = spare, work
     return mate, rounds

@@ -30,9 +30,9 @@ def _signatures():
             yield (suitor.suitor_kernel,
                    f"({offset}, {index}, {U32}, {U64}, {I64}, int64, int64)")
             yield (ld.candidates_kernel,
-                   f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64}, int64)")
+                   f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64}, int64, {I64})")
             yield (ld.next_work_kernel,
-                   f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64})")
+                   f"({I64}, {offset}, {index}, {I64}, {I64}, {I64}, {I64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
 
 
