@@ -9,7 +9,7 @@ import time
 from . import datasets
 from .core import prepare_graph, resolve_backend
 from .locally_dominant import locally_dominant_matching
-from .matching import is_matching, matching_weight
+from .matching import matches_prepared, matching_weight
 from .suitor import suitor_matching
 
 ALGORITHMS = {"suitor": suitor_matching, "locally_dominant": locally_dominant_matching}
@@ -43,9 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     matching = algorithm(edges, backend=args.backend)
     elapsed = time.perf_counter() - start
-    graph = prepare_graph(edges, backend="cpu")
+    graph = prepare_graph(edges, backend="cpu")  # for the counts and the validity check
     pairs = int(matching["mate"].notna().sum()) // 2
-    valid = is_matching(edges, matching, maximal=True)
+    valid = matches_prepared(graph, matching, maximal=True)
     where = backend.name + (" (CUDA simulator)" if backend.simulated else "")
     print(f"graph        {name}")
     print(f"algorithm    {args.algorithm}")

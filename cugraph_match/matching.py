@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import DEFAULT_WEIGHT, prepare_graph, to_backend
+from .core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, to_backend
 
 
 def matching_weight(matching) -> float:
@@ -44,7 +44,12 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     True
     """
     _require_columns(matching, ("vertex", "mate"))
-    pg = prepare_graph(graph, source, destination, weight, backend="cpu")
+    return matches_prepared(prepare_graph(graph, source, destination, weight, backend="cpu"),
+                            matching, maximal)
+
+
+def matches_prepared(pg: PreparedGraph, matching, maximal: bool = False) -> bool:
+    """:func:`is_matching` on a graph already prepared on the CPU backend."""
     frame = matching.to_pandas() if hasattr(matching, "to_pandas") else matching
     labels = pg.labels.to_pandas() if hasattr(pg.labels, "to_pandas") else pg.labels
     n = pg.num_vertices
