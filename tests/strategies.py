@@ -30,3 +30,21 @@ def edge_frames(draw, max_vertices: int = 24, max_edges: int = 60, string_ids: b
         src = [f"v{x}" for x in src]
         dst = [f"v{x}" for x in dst]
     return pd.DataFrame({"src": src, "dst": dst, "weight": np.asarray(weight, dtype=dtype)})
+
+
+@st.composite
+def multigraphs_with_isolated(draw, max_vertices: int = 24, max_edges: int = 60):
+    """(networkx.MultiGraph, edge frame, isolated ids): parallel edges kept as
+    such, self-loops, and vertices with no edge at all, which an edge list
+    cannot carry."""
+    import networkx as nx
+
+    edges = draw(edge_frames(max_vertices, max_edges, string_ids=False))
+    used = set(edges["src"]) | set(edges["dst"])
+    isolated = draw(st.lists(st.integers(-2000, 2000).filter(lambda x: x not in used),
+                             max_size=6, unique=True))
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(isolated)
+    for u, v, w in zip(edges["src"], edges["dst"], edges["weight"]):
+        graph.add_edge(int(u), int(v), weight=float(w))
+    return graph, edges, isolated

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 import cugraph_match as cm
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, brute_force_max_weight, greedy_matching
-from strategies import edge_frames
+from strategies import edge_frames, multigraphs_with_isolated
 
 ALGORITHMS = {
     "suitor": cm.suitor_matching,
@@ -36,6 +36,15 @@ def test_equals_greedy_oracle(algorithm, edges):
     result = ALGORITHMS[algorithm](edges, backend="cpu")
     assert_equal_matchings(result, oracle_of(edges))
     pd.testing.assert_frame_equal(edges, before)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@settings(max_examples=80, deadline=None)
+@given(case=multigraphs_with_isolated())
+def test_equals_greedy_oracle_with_isolated_vertices(algorithm, case):
+    graph, edges, isolated = case
+    expected = greedy_matching(edges["src"], edges["dst"], edges["weight"], isolated)
+    assert_equal_matchings(ALGORITHMS[algorithm](graph, backend="cpu"), expected)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)

@@ -17,7 +17,7 @@ import cugraph_match as cm
 from cugraph_match.core import resolve_backend
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching
-from strategies import edge_frames
+from strategies import edge_frames, multigraphs_with_isolated
 
 pytestmark = pytest.mark.cudasim
 
@@ -91,6 +91,17 @@ def test_hypothesis_graphs(edges):
                                               threads_per_block=32), expected)
     assert_equal_matchings(cm.locally_dominant_matching(edges, backend="gpu",
                                                         threads_per_block=32), expected)
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=multigraphs_with_isolated(max_vertices=12, max_edges=30))
+def test_hypothesis_graphs_with_isolated_vertices(case):
+    graph, edges, isolated = case
+    expected = greedy_matching(edges["src"], edges["dst"], edges["weight"], isolated)
+    assert_equal_matchings(cm.suitor_matching(graph, backend="gpu", vertices_per_warp=3,
+                                              threads_per_block=64), expected)
+    assert_equal_matchings(cm.locally_dominant_matching(graph, backend="gpu"), expected)
 
 
 def test_float64_weights_dense_rank_keys():
