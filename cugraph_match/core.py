@@ -367,6 +367,29 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
     the largest weight; self-loops are dropped (their vertices are kept);
     no weight column means every weight is 1 (float32).
     """
+    edges = read_edges(graph, source, destination, weight, backend)
+    offsets, indices, weights = build_csr(edges.u, edges.v, edges.w, len(edges.labels),
+                                          edges.backend.xp)
+    return PreparedGraph(edges.backend, edges.frame_lib, edges.labels, offsets, indices, weights,
+                         edges.weighted)
+
+
+@dataclass
+class RenumberedEdges:
+    """The caller's edge rows in internal ids (as given: loops and duplicates kept)."""
+
+    backend: Backend
+    frame_lib: Any
+    labels: Any  # frame-library Series, internal id -> caller id (sorted)
+    u: Any  # xp int64
+    v: Any  # xp int64
+    w: Any  # xp float32/float64
+    weighted: bool
+
+
+def read_edges(graph: Any, source: str = "src", destination: str = "dst",
+               weight: str | None = DEFAULT_WEIGHT, backend: str = "auto") -> RenumberedEdges:
+    """Read, validate and renumber ``graph``'s edge rows onto ``backend``."""
     be = resolve_backend(backend)
     edges = read_input(graph, source, destination, weight)
     validate(edges)
@@ -409,9 +432,7 @@ def prepare_graph(graph: Any, source: str = "src", destination: str = "dst",
         w = _series_values(wcol, xp).astype(w_dtype, copy=False)
     else:
         w = xp.ones(u.shape[0], dtype=np.float32)
-
-    offsets, indices, weights = build_csr(u, v, w, n, xp)
-    return PreparedGraph(be, lib, labels, offsets, indices, weights, edges.weight is not None)
+    return RenumberedEdges(be, lib, labels, u, v, w, edges.weight is not None)
 
 
 def _common_integer_ids(parts):
@@ -511,6 +532,60 @@ def weight_keys(weights, xp):
         raise ValueError(f"at most 2**31 - 1 distinct float64 weights are supported, "
                          f"got {distinct.shape[0]}")
     return (xp.searchsorted(distinct, weights) + 1).astype(np.uint32)
+
+
+def weights_of_keys(keys, weights, xp):
+    """Invert :func:`weight_keys`: the weight each key stands for."""
+    if weights.dtype == np.float32:
+        return keys.astype(np.uint32).view(np.float32)
+    return xp.unique(weights)[keys.astype(np.int64) - 1]
+
+
+# --------------------------------------------------------------------------
+# caller ids -> internal ids
+# --------------------------------------------------------------------------
+
+
+def internal_ids(pg: PreparedGraph, ids, what: str):
+    """Internal ids (an ``xp`` int64 array) of the caller's vertex ids ``ids``.
+
+    ``ids`` is a Series of the frame library.  Raises a ValueError naming
+    ``what``, the count and the first id that is not a vertex of the graph.
+    """
+    labels = pg.labels
+    n = len(labels)
+    if len(ids) == 0:
+        return pg.backend.xp.zeros(0, dtype=np.int64)
+    try:
+        pos = labels.searchsorted(ids)
+    except TypeError as err:
+        raise TypeError(f"{what}: ids of type {ids.dtype} cannot be compared with the graph's "
+                        f"vertex ids ({labels.dtype}): {err}") from None
+    pos = to_backend(_as_array(pos), np).astype(np.int64)
+    clipped = np.clip(pos, 0, max(n - 1, 0))
+    found = labels.take(_host_or_device(clipped, pg.frame_lib)).reset_index(drop=True)
+    given = ids.reset_index(drop=True)
+    same = found == given
+    same = to_backend(_as_array(same), np).astype(bool)
+    if n == 0 or not same.all():
+        bad = np.flatnonzero(~same) if n else np.arange(len(ids))
+        first = given.iloc[int(bad[0])]
+        raise ValueError(f"{what}: {len(bad)} id(s) are not vertices of the graph; "
+                         f"first is {_plain(first)!r}")
+    return to_backend(clipped, pg.backend.xp)
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value, so messages read ``3``, not ``np.int64(3)``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _as_array(values):
+    if hasattr(values, "to_numpy"):
+        return values.to_numpy()
+    if hasattr(values, "values_host"):
+        return values.values_host
+    return np.asarray(values)
 
 
 # --------------------------------------------------------------------------

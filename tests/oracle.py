@@ -80,3 +80,83 @@ def brute_force_max_weight(src, dst, weight):
 
     search(0, frozenset(), 0.0)
     return best
+
+
+def greedy_b_matching(src, dst, weight=None, b=1, vertices=()):
+    """Sequential greedy b-matching: sorted [(lo, hi, weight)] in the caller's ids.
+
+    Edges in the project's tie order, heaviest first; an edge is taken while
+    both ends have spare capacity.  ``b`` is an int or {vertex: b}.
+    """
+    src, dst = list(src), list(dst)
+    weight = [1.0] * len(src) if weight is None else [float(w) for w in weight]
+    ids = sorted(set(src) | set(dst) | set(vertices))
+    rank = {v: i for i, v in enumerate(ids)}
+    heaviest = {}
+    for u, v, w in zip(src, dst, weight):
+        if u == v:
+            continue
+        pair = (max(rank[u], rank[v]), min(rank[u], rank[v]))
+        if pair not in heaviest or w > heaviest[pair]:
+            heaviest[pair] = w
+    spare = {i: (b if isinstance(b, int) else b[ids[i]]) for i in range(len(ids))}
+    taken = []
+    for (hi, lo), w in sorted(heaviest.items(), key=lambda item: (item[1], item[0]), reverse=True):
+        if spare[hi] > 0 and spare[lo] > 0:
+            spare[hi] -= 1
+            spare[lo] -= 1
+            taken.append((ids[lo], ids[hi], w))
+    return sorted(taken)
+
+
+def brute_force_max_b_matching(src, dst, weight, b):
+    """Weight of a maximum-weight b-matching by exhaustive search (tiny graphs only)."""
+    edges = {}
+    for u, v, w in zip(src, dst, weight):
+        if u != v:
+            key = (min(u, v), max(u, v))
+            edges[key] = max(edges.get(key, 0.0), float(w))
+    items = sorted(edges.items())
+    cap = {v: (b if isinstance(b, int) else b[v]) for e in edges for v in e}
+    best = 0.0
+
+    def search(i, total):
+        nonlocal best
+        if i == len(items):
+            best = max(best, total)
+            return
+        (u, v), w = items[i]
+        if cap[u] > 0 and cap[v] > 0:
+            cap[u] -= 1
+            cap[v] -= 1
+            search(i + 1, total + w)
+            cap[u] += 1
+            cap[v] += 1
+        search(i + 1, total)
+
+    search(0, 0.0)
+    return best
+
+
+def random_greedy_matching_size(src, dst, seed=0):
+    """Size of the serial random-greedy maximal matching (vertices in a random
+    order, each matched to its first unmatched neighbour in a random order)."""
+    rng = np.random.default_rng(seed)
+    adjacency = {}
+    for u, v in zip(src, dst):
+        if u != v:
+            adjacency.setdefault(u, set()).add(v)
+            adjacency.setdefault(v, set()).add(u)
+    vertices = list(adjacency)
+    rng.shuffle(vertices)
+    matched = set()
+    size = 0
+    for u in vertices:
+        if u in matched:
+            continue
+        free = [v for v in adjacency[u] if v not in matched]
+        if free:
+            v = free[rng.integers(len(free))]
+            matched.update((u, v))
+            size += 1
+    return size

@@ -1,0 +1,160 @@
+"""Sequential b-Suitor on the CPU (numba.njit).
+
+Vertex p holds up to ``cap[p]`` offers, each a uint64 ``key << 32 | proposer``
+(see ``core.weight_keys``: one integer comparison is the tie order).  The
+offers p holds live in ``slots[slot_start[p]:slot_start[p + 1]]`` as a binary
+min-heap, so the weakest held offer, the one a newcomer must beat, is the
+root: O(1) to test, O(log b) to replace.  ``cap`` is already clipped to the
+degree, so a slot array never outgrows the edge count.
+"""
+
+import numpy as np
+from numba import njit
+
+_LOW = np.uint64(0xFFFFFFFF)
+_SHIFT = np.uint64(32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _heap_push(slots, base, size, word):
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if slots[base + parent] <= word:
+            break
+        slots[base + i] = slots[base + parent]
+        i = parent
+    slots[base + i] = word
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _heap_replace_root(slots, base, size, word):
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and slots[base + child + 1] < slots[base + child]:
+            child += 1
+        if slots[base + child] >= word:
+            break
+        slots[base + i] = slots[base + child]
+        i = child
+    slots[base + i] = word
+
+
+@njit(cache=True, nogil=True)
+def _propose_once(u, offsets, indices, keys, slot_start, held, slots, next_edge):
+    """Place one offer of ``u`` with the best neighbour that accepts it.
+
+    Returns the displaced proposer, -1 when the offer took a free slot, or -2
+    when nobody left on u's list would accept it.  Rows are in preference
+    order and a vertex's weakest held offer only grows, so a neighbour that
+    refuses ``u`` once refuses it forever: one pointer per vertex suffices.
+    """
+    j = next_edge[u]
+    end = offsets[u + 1]
+    while j < end:
+        p = indices[j]
+        cap = slot_start[p + 1] - slot_start[p]
+        if cap > 0:
+            word = (np.uint64(keys[j]) << _SHIFT) | np.uint64(u)
+            base = slot_start[p]
+            if held[p] < cap:
+                _heap_push(slots, base, held[p], word)
+                held[p] += 1
+                next_edge[u] = j + 1
+                return np.int64(-1)
+            if word > slots[base]:
+                displaced = np.int64(slots[base] & _LOW)
+                _heap_replace_root(slots, base, cap, word)
+                next_edge[u] = j + 1
+                return displaced
+        j += 1
+    next_edge[u] = end
+    return np.int64(-2)
+
+
+@njit(cache=True, nogil=True)
+def b_suitor_slots(offsets, indices, keys, slot_start, eager):
+    """Run b-Suitor; return ``slots`` (the offers each vertex holds, 0 = empty).
+
+    ``eager`` re-proposes for a displaced vertex at once (McVitie-Wilson, a
+    chain on one stack); otherwise displaced vertices wait in a FIFO queue
+    (Gale-Shapley, "delayed" rounds).  Both end in the same state: the
+    greedy b-matching is the unique stable outcome.
+    """
+    n = offsets.shape[0] - 1
+    slots = np.zeros(slot_start[n], dtype=np.uint64)
+    held = np.zeros(n, dtype=np.int64)
+    next_edge = offsets[:-1].astype(np.int64)
+    if eager:
+        for u in range(n):
+            for _ in range(slot_start[u + 1] - slot_start[u]):
+                current = np.int64(u)
+                while current >= 0:  # the chain of displacements
+                    current = _propose_once(current, offsets, indices, keys, slot_start,
+                                            held, slots, next_edge)
+        return slots
+    # Delayed: a FIFO of outstanding offers.  Each entry is one offer owed by a
+    # vertex; at most cap(u) initial entries per vertex plus one per eviction.
+    queue = np.empty(max(slot_start[n], 1), dtype=np.int64)
+    head = 0
+    tail = 0
+    size = queue.shape[0]
+    for u in range(n):
+        for _ in range(slot_start[u + 1] - slot_start[u]):
+            queue[tail % size] = u
+            tail += 1
+    # Outstanding offers never exceed the total capacity, so the ring never overflows.
+    while head < tail:
+        u = queue[head % size]
+        head += 1
+        displaced = _propose_once(u, offsets, indices, keys, slot_start, held, slots, next_edge)
+        if displaced >= 0:
+            queue[tail % size] = displaced
+            tail += 1
+    return slots
+
+
+@njit(cache=True, nogil=True)
+def matched_pairs_cpu(slots, slot_start):
+    """The b-matching from the final offers: (p, u) with u in S(p) and p in S(u).
+
+    At termination the offer sets are symmetric (each edge of the greedy
+    b-matching is both ends' choice); requiring both directions keeps the
+    output a valid b-matching even if that ever failed.  Returns (lo, hi,
+    key) with lo < hi and the edge's weight key, sorted by (lo, hi).
+    """
+    n = slot_start.shape[0] - 1
+    proposers = np.full(slots.shape[0], -1, dtype=np.int64)
+    words = np.zeros(slots.shape[0], dtype=np.uint64)
+    filled = np.zeros(n, dtype=np.int64)
+    for p in range(n):
+        a, b = slot_start[p], slot_start[p + 1]
+        k = a
+        for s in range(a, b):
+            if slots[s] != 0:
+                words[k] = slots[s]
+                proposers[k] = np.int64(slots[s] & _LOW)
+                k += 1
+        order = np.argsort(proposers[a:k])
+        proposers[a:k] = proposers[a:k][order]
+        words[a:k] = words[a:k][order]
+        filled[p] = k - a
+    count = 0
+    lo = np.empty(slots.shape[0] // 2 + 1, dtype=np.int64)
+    hi = np.empty(slots.shape[0] // 2 + 1, dtype=np.int64)
+    key = np.empty(slots.shape[0] // 2 + 1, dtype=np.uint32)
+    for p in range(n):
+        for s in range(slot_start[p], slot_start[p] + filled[p]):
+            u = proposers[s]
+            if u > p:  # ascending within the segment, so pairs come out sorted
+                a = slot_start[u]
+                i = np.searchsorted(proposers[a:a + filled[u]], p)
+                if i < filled[u] and proposers[a + i] == p:
+                    lo[count] = p
+                    hi[count] = u
+                    key[count] = np.uint32(words[s] >> _SHIFT)
+                    count += 1
+    return lo[:count], hi[:count], key[:count]

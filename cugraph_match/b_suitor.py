@@ -1,0 +1,217 @@
+"""½-approximate weighted b-matching by the b-Suitor algorithm."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids, prepare_graph,
+                   to_backend, weight_keys, weights_of_keys)
+
+
+def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
+                      weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+                      threads_per_block: int = 128):
+    """Greedy weighted b-matching computed by b-Suitor, on the GPU or the CPU.
+
+    Every vertex v may be matched to at most ``b(v)`` neighbours.  Each
+    vertex keeps the ``b(v)`` best offers it has received; a vertex offers
+    itself to its heaviest neighbours whose weakest held offer it beats, and
+    a proposer that loses a place offers again.  The result is exactly the
+    greedy b-matching (heaviest edge first, taken while both ends have spare
+    capacity), a ½-approximation of the maximum-weight b-matching, for every
+    backend and launch configuration.  With ``b=1`` it is
+    :func:`~cugraph_match.suitor_matching`.
+
+    Parameters
+    ----------
+    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+        The graph, taken as undirected, as in :func:`~cugraph_match.suitor_matching`.
+    b : int, Series, DataFrame or str
+        The capacity of every vertex: one non-negative int for all; a Series
+        indexed by vertex id; a frame with columns ``vertex`` and ``b``; or,
+        for a ``networkx.Graph``, the name of a node attribute.  Every vertex
+        needs a capacity; ``b(v) = 0`` leaves v unmatched and ``b(v)`` at or
+        above v's degree never binds.
+    source, destination : str
+        Edge-list column names of the two endpoints (frames only).
+    weight : str or None
+        Weight column name; ``None``, or the default name when no such column
+        exists, makes every weight 1.
+    backend : {"auto", "gpu", "cpu"}
+        ``"auto"`` uses the GPU when one is usable.
+    threads_per_block : int
+        GPU launch configuration (one thread per vertex); it never changes
+        the result.
+
+    Returns
+    -------
+    DataFrame
+        One row per matched edge, sorted: ``src`` and ``dst`` (``src`` the
+        smaller id) and the edge's ``weight``.  cuDF when the input lives on
+        the GPU, else pandas.
+
+    Notes
+    -----
+    Ties follow :func:`~cugraph_match.suitor_matching`: at equal weight, edge
+    (u, v) beats (x, y) when (max(u, v), min(u, v)) is larger.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import cugraph_match as cm
+    >>> star = pd.DataFrame({"src": [0, 0, 0, 1], "dst": [1, 2, 3, 2],
+    ...                      "weight": [4.0, 3.0, 2.0, 1.0]})
+    >>> cm.b_suitor_matching(star, b=2, backend="cpu")
+       src  dst  weight
+    0    0    1     4.0
+    1    0    2     3.0
+    2    1    2     1.0
+    """
+    pg = prepare_graph(graph, source, destination, weight, backend)
+    xp = pg.backend.xp
+    cap = capacities(pg, graph, b)
+    keys = weight_keys(pg.weights, xp)
+    lo, hi, key = b_suitor_pairs(pg, cap, keys, threads_per_block=threads_per_block)
+    return pairs_frame(pg, lo, hi, weights_of_keys(key, pg.weights, xp))
+
+
+def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, eager: bool = True):
+    """The greedy b-matching of a prepared graph as (lo, hi, key) arrays.
+
+    ``cap`` holds b(v) per internal vertex.  ``eager`` picks, on the CPU,
+    McVitie-Wilson re-proposal (a displaced vertex proposes again at once)
+    or Gale-Shapley (it waits in a queue); the result is the same.
+    """
+    xp = pg.backend.xp
+    degree = pg.offsets[1:] - pg.offsets[:-1]
+    slot_start = xp.zeros(pg.num_vertices + 1, dtype=np.int64)
+    slot_start[1:] = xp.cumsum(xp.minimum(cap, degree))
+    if pg.backend.name == "gpu":
+        from ._b_suitor_kernels_gpu import b_suitor_slots_gpu, matched_pairs_sorted
+
+        slots = b_suitor_slots_gpu(pg.offsets, pg.indices, keys, slot_start, xp,
+                                   threads_per_block=threads_per_block)
+        return matched_pairs_sorted(slots, slot_start, xp)
+    from ._b_suitor_kernels_cpu import b_suitor_slots, matched_pairs_cpu
+
+    slots = b_suitor_slots(pg.offsets, pg.indices, keys, slot_start, eager)
+    return matched_pairs_cpu(slots, slot_start)
+
+
+def pairs_frame(pg: PreparedGraph, lo, hi, weights):
+    """The ``src | dst | weight`` frame of matched edges, in the caller's ids."""
+    lib = pg.frame_lib
+    labels = pg.labels
+    return lib.DataFrame({
+        "src": labels.take(_host_or_device(lo, lib)).reset_index(drop=True),
+        "dst": labels.take(_host_or_device(hi, lib)).reset_index(drop=True),
+        "weight": lib.Series(_host_or_device(weights, lib)),
+    })
+
+
+def capacities(pg: PreparedGraph, graph: Any, b: Any):
+    """b(v) per internal vertex as an ``xp`` int64 array, validated."""
+    xp = pg.backend.xp
+    n = pg.num_vertices
+    if isinstance(b, (bool, np.bool_)):
+        raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
+                        f"name, got {b!r}")
+    if isinstance(b, numbers.Integral):
+        if b < 0:
+            raise ValueError(f"b must be non-negative, got {b}")
+        return xp.full(n, int(b), dtype=np.int64)
+    if isinstance(b, numbers.Real):
+        raise TypeError(f"b must be an integer, got {b!r}")
+    lib = pg.frame_lib
+    if isinstance(b, str):
+        vertices, values = _node_attribute(graph, b)
+        vertices, values = lib.Series(vertices), lib.Series(values)
+        what = f"node attribute {b!r}"
+    elif hasattr(b, "columns"):
+        missing = [c for c in ("vertex", "b") if c not in b.columns]
+        if missing:
+            raise ValueError(f"the b frame lacks column(s) {missing}; it has {list(b.columns)} "
+                             f"(expected 'vertex' and 'b')")
+        vertices, values = b["vertex"], b["b"]
+        what = "b frame"
+    elif hasattr(b, "index") and hasattr(b, "dtype"):
+        vertices, values = b.index.to_series(), b
+        what = "b Series"
+    else:
+        raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
+                        f"name, got {type(b).__name__}")
+    return _capacity_array(pg, vertices, values, what)
+
+
+def _node_attribute(graph, name):
+    try:
+        import networkx as nx
+    except ImportError:  # pragma: no cover - a base dependency
+        nx = None
+    if nx is None or not isinstance(graph, nx.Graph):
+        raise ValueError(f"b={name!r} names a node attribute, which only a networkx.Graph "
+                         f"carries; for an edge list pass b as an int, a Series indexed by "
+                         f"vertex, or a frame with columns 'vertex' and 'b'")
+    nodes = list(graph.nodes)
+    lacking = [v for v in nodes if name not in graph.nodes[v]]
+    if lacking:
+        raise ValueError(f"node attribute {name!r}: {len(lacking)} node(s) lack it; "
+                         f"first is {lacking[0]!r}")
+    values = [graph.nodes[v][name] for v in nodes]
+    return nodes, values
+
+
+def _capacity_array(pg: PreparedGraph, vertices, values, what: str):
+    xp = pg.backend.xp
+    n = pg.num_vertices
+    nulls = values.isna()
+    if int(nulls.sum()):
+        first = vertices.reset_index(drop=True)[_first_true(nulls)]
+        raise ValueError(f"{what}: {int(nulls.sum())} null capacity value(s); first is for "
+                         f"vertex {_plain(first)!r}")
+    kind = getattr(getattr(values.dtype, "numpy_dtype", values.dtype), "kind", "O")
+    if kind == "O":
+        ints = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool))
+        if not ints.all():
+            first = vertices.reset_index(drop=True)[_first_true(~ints)]
+            raise TypeError(f"{what}: {int((~ints).sum())} capacity value(s) are not integers; "
+                            f"first is for vertex {_plain(first)!r}")
+        values = values.astype(np.int64)
+    elif kind == "f":
+        fractional = values != values.round()
+        if int(fractional.sum()):
+            first = vertices.reset_index(drop=True)[_first_true(fractional)]
+            raise TypeError(f"{what}: {int(fractional.sum())} capacity value(s) are not "
+                            f"integers; first is for vertex {_plain(first)!r}")
+    elif kind not in ("i", "u"):
+        raise TypeError(f"{what}: capacities must be integers, got dtype {values.dtype}")
+    negative = values < 0
+    if int(negative.sum()):
+        first = vertices.reset_index(drop=True)[_first_true(negative)]
+        raise ValueError(f"{what}: {int(negative.sum())} negative capacity value(s); first is "
+                         f"for vertex {_plain(first)!r}")
+    duplicated = vertices.duplicated()
+    if int(duplicated.sum()):
+        first = vertices.reset_index(drop=True)[_first_true(duplicated)]
+        raise ValueError(f"{what}: {int(duplicated.sum())} vertex id(s) appear more than once; "
+                         f"first is {_plain(first)!r}")
+    ids = internal_ids(pg, vertices, what)
+    given = xp.zeros(n, dtype=bool)
+    given[ids] = True
+    if not bool(given.all()):
+        lacking = np.flatnonzero(~to_backend(given, np))
+        first = pg.labels.iloc[int(lacking[0])]
+        raise ValueError(f"{what}: {len(lacking)} vertex/vertices of the graph have no "
+                         f"capacity; first is {_plain(first)!r}")
+    cap = xp.zeros(n, dtype=np.int64)
+    raw = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
+        else to_backend(values.to_numpy(), xp)
+    cap[ids] = raw.astype(np.int64)
+    return cap
+
+
+def _first_true(mask) -> int:
+    return int(np.flatnonzero(to_backend(mask.to_numpy(), np))[0])
