@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import DEFAULT_WEIGHT, mates_from_offers, matching_frame, prepare_graph, weight_keys
+from .core import (DEFAULT_WEIGHT, PreparedGraph, mates_from_offers, matching_frame, prepare_graph,
+                   weight_keys)
 
 
 def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -62,6 +63,12 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     3       3  <NA>    <NA>
     """
     pg = prepare_graph(graph, source, destination, weight, backend)
+    return matching_frame(pg, suitor_mates(pg, vertices_per_warp=vertices_per_warp,
+                                           threads_per_block=threads_per_block))
+
+
+def suitor_mates(pg: PreparedGraph, vertices_per_warp: int = 8, threads_per_block: int = 128):
+    """``mate`` array (-1 unmatched) of the greedy matching of a prepared graph."""
     xp = pg.backend.xp
     keys = weight_keys(pg.weights, xp)
     if pg.backend.name == "gpu":
@@ -70,9 +77,7 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
         offer = suitor_offers_gpu(pg.offsets, pg.indices, keys, xp,
                                   vertices_per_warp=vertices_per_warp,
                                   threads_per_block=threads_per_block)
-        mate = mates_from_offers(offer, xp)
-    else:
-        from ._suitor_kernels_cpu import mates_from_offers_cpu, suitor_offers
+        return mates_from_offers(offer, xp)
+    from ._suitor_kernels_cpu import mates_from_offers_cpu, suitor_offers
 
-        mate = mates_from_offers_cpu(suitor_offers(pg.offsets, pg.indices, keys))
-    return matching_frame(pg, mate)
+    return mates_from_offers_cpu(suitor_offers(pg.offsets, pg.indices, keys))

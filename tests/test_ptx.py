@@ -22,7 +22,9 @@ U32, U64 = "uint32[::1]", "uint64[::1]"
 
 
 def _signatures():
+    from cugraph_match import _b_suitor_kernels_gpu as bsuitor
     from cugraph_match import _locally_dominant_kernels_gpu as ld
+    from cugraph_match import _maximal_matching_kernels_gpu as handshake
     from cugraph_match import _suitor_kernels_gpu as suitor
 
     for index in (I32, I64):
@@ -33,7 +35,15 @@ def _signatures():
                    f"({I64}, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64}, int64, {I64})")
             yield (ld.next_work_kernel,
                    f"({I64}, {offset}, {index}, {I64}, {I64}, {I64}, {I64})")
+            yield (bsuitor.b_suitor_kernel,
+                   f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, int64)")
+            yield (handshake.propose_kernel,
+                   f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean, "
+                   f"int32[::1])")
+            yield (handshake.respond_kernel,
+                   f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean)")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
+    yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +85,25 @@ def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
     assert "ld.global.cg" in ptx  # offers read past the incoherent L1
     assert "shfl.sync.bfly" in ptx  # butterfly reduction
     assert "vote.sync.ballot" in ptx  # work-list compaction
+
+
+def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
+    from cugraph_match._b_suitor_kernels_gpu import b_suitor_kernel
+
+    ptx = compile_ptx(b_suitor_kernel, f"({I32}, {I32}, {U32}, {I64}, {U64}, {I64}, int64)")
+    assert "atom.global.cas.b64" in ptx  # the lock-free slot replacement
+    assert "atom.global.add.u64" in ptx  # the shared per-proposer pointer
+    assert "ld.global.cg" in ptx  # slots read past the incoherent L1
+
+
+def test_handshake_kernels_use_no_atomics(compile_ptx):
+    from cugraph_match import _maximal_matching_kernels_gpu as handshake
+
+    for kernel, sig in [
+        (handshake.propose_kernel,
+         f"({I32}, {I32}, {I64}, {I64}, uint64, uint64, boolean, boolean, int32[::1])"),
+        (handshake.respond_kernel,
+         f"({I32}, {I32}, {I64}, {I64}, uint64, uint64, boolean, boolean)"),
+        (handshake.match_kernel, f"({I64}, {I64}, int32[::1])"),
+    ]:
+        assert "atom." not in compile_ptx(kernel, sig)  # as in the paper: plain stores only

@@ -1,0 +1,106 @@
+"""Handshake maximal matching on the CPU (numba, parallel over vertices).
+
+The same rounds as the GPU kernels (``_maximal_matching_kernels_gpu``), one
+``prange`` step per kernel: propose, respond, match.  Each step writes only
+its own vertex's entry and reads entries no other step of the same kind
+writes, so the steps need no atomics, exactly as on the GPU, and the result
+equals the GPU's for the same seed.  States: ``mate[v]`` is -1 while v is
+live (unmatched, with live neighbours), -2 once dead, else v's mate;
+``request[v]`` is a vertex, NONE or DEAD.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from ._handshake_hash import BLUE_BELOW, mix64
+
+NONE, DEAD = -1, -2
+
+_mix = njit(cache=True, nogil=True, inline="always")(mix64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_blue(v, colour_key):
+    return (_mix(np.uint64(v) ^ colour_key) >> np.uint64(32)) < np.uint64(BLUE_BELOW)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def priority(v, w, degree_w, choice_key, low_degree):
+    """Random priority of w as v's choice this round; with ``low_degree``, a
+    neighbour of smaller degree always ranks higher (random among equals)."""
+    lo, hi = min(v, w), max(v, w)
+    h = _mix((np.uint64(lo) << np.uint64(32) | np.uint64(hi)) ^ choice_key)
+    if low_degree:
+        return (np.uint64(0xFFFFFFFF) - np.uint64(min(degree_w, 0xFFFFFFFF))) << np.uint64(32) \
+            | (h >> np.uint64(32))
+    return h
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def propose(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
+    """Blue live vertices propose to a red live neighbour (heaviest, or random)."""
+    n = offsets.shape[0] - 1
+    for v in prange(n):
+        if mate[v] != -1 or not is_blue(v, colour_key):
+            continue
+        live = False
+        best = NONE
+        best_priority = np.uint64(0)
+        for e in range(offsets[v], offsets[v + 1]):
+            w = indices[e]
+            if mate[w] != -1:
+                continue
+            live = True
+            if is_blue(w, colour_key):
+                continue
+            if weighted:  # rows are in preference order: the first red is the heaviest
+                best = w
+                break
+            p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
+            if best == NONE or p > best_priority:
+                best, best_priority = w, p
+        request[v] = best if live else DEAD
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def respond(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
+    """Red live vertices accept one proposal (heaviest, or random)."""
+    n = offsets.shape[0] - 1
+    for v in prange(n):
+        if mate[v] != -1 or is_blue(v, colour_key):
+            continue
+        live = False
+        best = NONE
+        best_priority = np.uint64(0)
+        for e in range(offsets[v], offsets[v + 1]):
+            w = indices[e]
+            if mate[w] != -1:
+                continue
+            live = True
+            if not is_blue(w, colour_key) or request[w] != v:
+                continue
+            if weighted:
+                best = w
+                break
+            p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
+            if best == NONE or p > best_priority:
+                best, best_priority = w, p
+        request[v] = best if live else DEAD
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def match(mate, request):
+    """Mutual requests become matches, DEAD requests dead vertices; returns the live count."""
+    n = mate.shape[0]
+    live = 0
+    for v in prange(n):
+        if mate[v] != -1:
+            continue
+        r = request[v]
+        if r == DEAD:
+            mate[v] = -2
+        elif r >= 0 and request[r] == v:
+            mate[v] = r
+        else:
+            live += 1
+    return live
