@@ -10,6 +10,15 @@ means another thread got there first, and the proposer scans again.  Reads
 that are stale can only under-estimate a slot, so a proposal rejected on
 them would be rejected on the true values too.
 
+That scan costs O(b(p)) reads per attempt.  A vertex whose capacity
+exceeds ``heap_above`` keeps its slots as a binary min-heap instead (zeros
+are empty slots, so an all-zero array is a valid heap): the weakest offer is
+the root, a replacement sifts down in O(log b), and the heap is changed
+under a per-vertex spin lock.  A thread holds at most one lock and takes no
+other while holding it, so locking cannot deadlock.  The lock holder also
+publishes the root in ``floor[p]``, a lower bound on p's weakest offer that
+only grows, so most losing offers are turned away with one read and no lock.
+
 The proposer's position in its row (``next_edge``, relative to the row
 start) is shared by every thread that is placing an offer for it: a thread
 takes the next candidate with an atomic add, so no candidate is tried twice
@@ -22,13 +31,70 @@ on each other.
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda, int64, uint64
+from numba import cuda, int32, int64, uint64
 
 _LOW = 0xFFFFFFFF
+REJECTED = -3
+HEAP_ABOVE = 32  # capacities above this use the locked heap
 
 
 @cuda.jit(device=True)
-def _propose_once(u, offsets, indices, keys, slot_start, slots, next_edge):
+def _offer_scan(word, base, cap, slots):
+    """Lock-free: replace p's weakest slot if ``word`` beats it.  Returns the
+    displaced word (0 for a free slot) or REJECTED."""
+    while True:
+        weakest = cuda.ldcg(slots, base)
+        at = base
+        for s in range(base + 1, base + cap):
+            x = cuda.ldcg(slots, s)
+            if x < weakest:
+                weakest = x
+                at = s
+        if word <= weakest:
+            return int64(REJECTED)  # p holds cap(p) better offers, now and forever
+        if cuda.atomic.cas(slots, at, weakest, word) == weakest:
+            return int64(weakest & uint64(_LOW)) if weakest != 0 else int64(-1)
+        # another thread changed p's slots first: scan again
+
+
+@cuda.jit(device=True)
+def _offer_heap(p, word, base, cap, slots, floor, lock):
+    """``_offer_scan`` for a large capacity: a min-heap under p's spin lock."""
+    if word <= cuda.ldcg(floor, p):
+        return int64(REJECTED)
+    while cuda.atomic.cas(lock, p, int32(0), int32(1)) != 0:
+        pass
+    cuda.threadfence()
+    root = cuda.ldcg(slots, base)
+    if word <= root:
+        result = int64(REJECTED)
+    else:
+        result = int64(root & uint64(_LOW)) if root != 0 else int64(-1)
+        i = 0
+        while True:  # sift the new word down from the root
+            child = 2 * i + 1
+            if child >= cap:
+                break
+            smaller = cuda.ldcg(slots, base + child)
+            if child + 1 < cap:
+                right = cuda.ldcg(slots, base + child + 1)
+                if right < smaller:
+                    smaller = right
+                    child += 1
+            if smaller >= word:
+                break
+            slots[base + i] = smaller
+            i = child
+        slots[base + i] = word
+        floor[p] = cuda.ldcg(slots, base)
+    cuda.threadfence()  # the heap is written before the lock is seen free
+    cuda.atomic.exch(lock, p, int32(0))
+    return result
+
+
+@cuda.jit(device=True)
+def _propose_once(u, offsets, indices, keys, slot_start, slots, next_edge, floor, lock,
+                  heap_above):
     """One offer of ``u``; returns the displaced proposer, -1 (free slot) or -2 (list exhausted)."""
     row = offsets[u]
     degree = offsets[u + 1] - row
@@ -43,25 +109,17 @@ def _propose_once(u, offsets, indices, keys, slot_start, slots, next_edge):
         if cap == 0:
             continue
         word = (uint64(keys[e]) << uint64(32)) | uint64(u)
-        while True:
-            weakest = cuda.ldcg(slots, base)
-            at = base
-            for s in range(base + 1, base + cap):
-                x = cuda.ldcg(slots, s)
-                if x < weakest:
-                    weakest = x
-                    at = s
-            if word <= weakest:
-                break  # p holds cap(p) better offers, now and forever: next candidate
-            if cuda.atomic.cas(slots, at, weakest, word) == weakest:
-                if weakest == 0:
-                    return int64(-1)
-                return int64(weakest & uint64(_LOW))
-            # another thread changed p's slots first: scan again
+        if cap > heap_above:
+            result = _offer_heap(p, word, base, cap, slots, floor, lock)
+        else:
+            result = _offer_scan(word, base, cap, slots)
+        if result != REJECTED:
+            return result
 
 
 @cuda.jit
-def b_suitor_kernel(offsets, indices, keys, slot_start, slots, next_edge, n):
+def b_suitor_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above,
+                    n):
     u = cuda.grid(1)
     if u >= n:
         return
@@ -69,19 +127,23 @@ def b_suitor_kernel(offsets, indices, keys, slot_start, slots, next_edge, n):
         current = int64(u)
         while current >= 0:  # follow the chain of displacements
             current = _propose_once(current, offsets, indices, keys, slot_start, slots,
-                                    next_edge)
+                                    next_edge, floor, lock, heap_above)
 
 
-def b_suitor_slots_gpu(offsets, indices, keys, slot_start, xp, threads_per_block: int = 128):
-    """Run b-Suitor on the device; return the final offer slots."""
+def b_suitor_slots_gpu(offsets, indices, keys, slot_start, xp, threads_per_block: int = 128,
+                       heap_above: int = HEAP_ABOVE):
+    """Run b-Suitor on the device; return the final offer slots (heap order
+    for capacities above ``heap_above``, arbitrary order otherwise)."""
     if not 0 < threads_per_block <= 1024:
         raise ValueError(f"threads_per_block must be in [1, 1024], got {threads_per_block}")
     n = int(offsets.shape[0]) - 1
     slots = xp.zeros(int(slot_start[n]), dtype=np.uint64)
     next_edge = xp.zeros(n, dtype=np.int64)
+    floor = xp.zeros(n, dtype=np.uint64)
+    lock = xp.zeros(n, dtype=np.int32)
     if n:
         b_suitor_kernel[-(-n // threads_per_block), threads_per_block](
-            offsets, indices, keys, slot_start, slots, next_edge, n)
+            offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above, n)
     return slots
 
 

@@ -13,7 +13,7 @@ from .core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, inter
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
                       weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                      threads_per_block: int = 128):
+                      threads_per_block: int = 128, heap_above: int = 32):
     """Greedy weighted b-matching computed by b-Suitor, on the GPU or the CPU.
 
     Every vertex v may be matched to at most ``b(v)`` neighbours.  Each
@@ -43,8 +43,11 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     backend : {"auto", "gpu", "cpu"}
         ``"auto"`` uses the GPU when one is usable.
     threads_per_block : int
-        GPU launch configuration (one thread per vertex); it never changes
-        the result.
+        GPU launch configuration (one thread per vertex).
+    heap_above : int
+        On the GPU, a vertex whose capacity exceeds this keeps its offers in
+        a min-heap under a per-vertex lock; smaller capacities use lock-free
+        slots that a proposal scans.  Neither setting changes the result.
 
     Returns
     -------
@@ -74,11 +77,13 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     xp = pg.backend.xp
     cap = capacities(pg, graph, b)
     keys = weight_keys(pg.weights, xp)
-    lo, hi, key = b_suitor_pairs(pg, cap, keys, threads_per_block=threads_per_block)
+    lo, hi, key = b_suitor_pairs(pg, cap, keys, threads_per_block=threads_per_block,
+                                 heap_above=heap_above)
     return pairs_frame(pg, lo, hi, weights_of_keys(key, pg.weights, xp))
 
 
-def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, eager: bool = True):
+def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, eager: bool = True,
+                   heap_above: int = 32):
     """The greedy b-matching of a prepared graph as (lo, hi, key) arrays.
 
     ``cap`` holds b(v) per internal vertex.  ``eager`` picks, on the CPU,
@@ -93,7 +98,7 @@ def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, e
         from ._b_suitor_kernels_gpu import b_suitor_slots_gpu, matched_pairs_sorted
 
         slots = b_suitor_slots_gpu(pg.offsets, pg.indices, keys, slot_start, xp,
-                                   threads_per_block=threads_per_block)
+                                   threads_per_block=threads_per_block, heap_above=heap_above)
         return matched_pairs_sorted(slots, slot_start, xp)
     from ._b_suitor_kernels_cpu import b_suitor_slots, matched_pairs_cpu
 

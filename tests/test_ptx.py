@@ -36,7 +36,8 @@ def _signatures():
             yield (ld.next_work_kernel,
                    f"({I64}, {offset}, {index}, {I64}, {I64}, {I64}, {I64})")
             yield (bsuitor.b_suitor_kernel,
-                   f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, int64)")
+                   f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, {U64}, int32[::1], int64, "
+                   f"int64)")
             yield (handshake.propose_kernel,
                    f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean, "
                    f"int32[::1])")
@@ -90,8 +91,12 @@ def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
 def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
     from cugraph_match._b_suitor_kernels_gpu import b_suitor_kernel
 
-    ptx = compile_ptx(b_suitor_kernel, f"({I32}, {I32}, {U32}, {I64}, {U64}, {I64}, int64)")
+    ptx = compile_ptx(b_suitor_kernel, f"({I32}, {I32}, {U32}, {I64}, {U64}, {I64}, {U64}, "
+                                       f"int32[::1], int64, int64)")
     assert "atom.global.cas.b64" in ptx  # the lock-free slot replacement
+    assert "atom.global.cas.b32" in ptx  # the heap's spin lock
+    assert "atom.global.exch.b32" in ptx  # its release
+    assert "membar.gl" in ptx or "fence.sc.gpu" in ptx or "fence.acq_rel.gpu" in ptx
     assert "atom.global.add.u64" in ptx  # the shared per-proposer pointer
     assert "ld.global.cg" in ptx  # slots read past the incoherent L1
 

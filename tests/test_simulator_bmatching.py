@@ -25,11 +25,13 @@ def as_tuples(frame):
                       [float(w) for w in frame["weight"].tolist()]))
 
 
+@pytest.mark.parametrize("heap_above", [0, 2, 32])  # all heaps, mixed, all scanned slots
 @pytest.mark.parametrize("threads_per_block", [1, 32, 64])
 @pytest.mark.parametrize("b", [1, 2, 3, 100])
-def test_b_suitor_kernel_equals_greedy(b, threads_per_block):
+def test_b_suitor_kernel_equals_greedy(b, threads_per_block, heap_above):
     edges = cm.datasets.load("lesmis")
-    result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=threads_per_block)
+    result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=threads_per_block,
+                                  heap_above=heap_above)
     assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
 
 
@@ -38,15 +40,19 @@ def test_b_suitor_kernel_ties_and_per_vertex_b():
     edges["weight"] = np.float32(1.0)  # every weight tied: contention on the same targets
     vertices = sorted(set(edges["src"]) | set(edges["dst"]))
     b = dict(zip(vertices, np.random.default_rng(3).integers(0, 5, len(vertices)).tolist()))
-    result = cm.b_suitor_matching(edges, b=pd.Series(b), backend="gpu")
-    assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
-    assert result.equals(cm.b_suitor_matching(edges, b=pd.Series(b), backend="cpu"))
+    for heap_above in (0, 32):
+        result = cm.b_suitor_matching(edges, b=pd.Series(b), backend="gpu", heap_above=heap_above)
+        assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"],
+                                                      b)
+        assert result.equals(cm.b_suitor_matching(edges, b=pd.Series(b), backend="cpu"))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(edges=edge_frames(max_vertices=16, max_edges=40), b=st.sampled_from([0, 1, 2, 4]))
-def test_b_suitor_kernel_hypothesis(edges, b):
-    result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=32)
+@given(edges=edge_frames(max_vertices=16, max_edges=40), b=st.sampled_from([0, 1, 2, 4]),
+       heap_above=st.sampled_from([0, 1, 32]))
+def test_b_suitor_kernel_hypothesis(edges, b, heap_above):
+    result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=32,
+                                  heap_above=heap_above)
     assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
 
 
