@@ -581,6 +581,9 @@ def _plain(value):
 
 
 def _as_array(values):
+    """Series or array values as a NumPy or CuPy array (``to_backend`` moves them)."""
+    if type(values).__module__.startswith("cupy"):
+        return values
     if hasattr(values, "to_numpy"):
         return values.to_numpy()
     if hasattr(values, "values_host"):

@@ -58,3 +58,42 @@ def test_cudf_in_cudf_out():
     result = cm.suitor_matching(cudf.from_pandas(edges), backend="gpu")
     assert type(result).__module__.startswith("cudf")
     assert_equal_matchings(result.to_pandas(), oracle_of(edges))
+
+
+@pytest.mark.parametrize("b", [1, 2, 5, 10, 64])
+@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+def test_b_suitor_real_graphs(path, b):
+    edges, _ = read_graph(path)
+    edges["weight"] = np.random.default_rng(2).integers(1, 8, len(edges)).astype(np.float32)
+    cpu = cm.b_suitor_matching(edges, b=b, backend="cpu")
+    for heap_above in (0, 32):  # the locked heaps and the lock-free slots
+        gpu = cm.b_suitor_matching(edges, b=b, backend="gpu", heap_above=heap_above)
+        pd.testing.assert_frame_equal(gpu, cpu)
+
+
+def test_b_suitor_rmat_hub_contention_equals_cpu():
+    """R-MAT-like skew: hubs receive thousands of concurrent offers."""
+    rng = np.random.default_rng(9)
+    n, m = 1 << 16, 1 << 21
+    src = (rng.pareto(1.2, m) * 10).astype(np.int64) % n
+    edges = pd.DataFrame({"src": src, "dst": rng.integers(0, n, m),
+                          "weight": rng.integers(1, 4, m).astype(np.float64)})
+    for b in (1, 3, 40):
+        pd.testing.assert_frame_equal(cm.b_suitor_matching(edges, b=b, backend="gpu"),
+                                      cm.b_suitor_matching(edges, b=b, backend="cpu"))
+
+
+@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+def test_handshake_and_coarsening_equal_cpu(path):
+    edges, _ = read_graph(path)
+    for weighted in (True, False):
+        gpu = cm.maximal_matching(edges, weighted=weighted, seed=3, backend="gpu")
+        assert cm.is_matching(edges, gpu, maximal=True)
+        pd.testing.assert_frame_equal(
+            gpu, cm.maximal_matching(edges, weighted=weighted, seed=3, backend="cpu"))
+    gpu_levels = cm.coarsen_hierarchy(edges, min_vertices=100, backend="gpu")
+    cpu_levels = cm.coarsen_hierarchy(edges, min_vertices=100, backend="cpu")
+    assert len(gpu_levels) == len(cpu_levels)
+    for (gc, gm), (cc, cmap) in zip(gpu_levels, cpu_levels):
+        pd.testing.assert_frame_equal(gc, cc)
+        pd.testing.assert_frame_equal(gm, cmap)
