@@ -119,42 +119,47 @@ def b_suitor_slots(offsets, indices, keys, slot_start, eager):
 
 @njit(cache=True, nogil=True)
 def matched_pairs_cpu(slots, slot_start):
-    """The b-matching from the final offers: (p, u) with u in S(p) and p in S(u).
+    """The b-matching from the final offers: (p, q) with q in S(p) and p in S(q).
 
     At termination the offer sets are symmetric (each edge of the greedy
     b-matching is both ends' choice); requiring both directions keeps the
-    output a valid b-matching even if that ever failed.  Returns (lo, hi,
-    key) with lo < hi and the edge's weight key, sorted by (lo, hi).
+    output a valid b-matching even if that ever failed.  Linear time: the
+    holders of each vertex's offers are bucketed (a counting sort), then for
+    each p the vertices p holds are stamped and p's holders looked up.
+    Returns (lo, hi, key) with lo < hi and the edge's weight key, sorted.
     """
     n = slot_start.shape[0] - 1
-    proposers = np.full(slots.shape[0], -1, dtype=np.int64)
-    words = np.zeros(slots.shape[0], dtype=np.uint64)
-    filled = np.zeros(n, dtype=np.int64)
-    for p in range(n):
-        a, b = slot_start[p], slot_start[p + 1]
-        k = a
-        for s in range(a, b):
+    # holder_start/holder: for each u, the vertices q holding u's offer, q ascending
+    holder_start = np.zeros(n + 1, dtype=np.int64)
+    for s in range(slots.shape[0]):
+        if slots[s] != 0:
+            holder_start[np.int64(slots[s] & _LOW) + 1] += 1
+    for u in range(n):
+        holder_start[u + 1] += holder_start[u]
+    fill = holder_start[:-1].copy()
+    holder = np.empty(holder_start[n], dtype=np.int64)
+    holder_key = np.empty(holder_start[n], dtype=np.uint32)
+    for q in range(n):
+        for s in range(slot_start[q], slot_start[q + 1]):
             if slots[s] != 0:
-                words[k] = slots[s]
-                proposers[k] = np.int64(slots[s] & _LOW)
-                k += 1
-        order = np.argsort(proposers[a:k])
-        proposers[a:k] = proposers[a:k][order]
-        words[a:k] = words[a:k][order]
-        filled[p] = k - a
+                u = np.int64(slots[s] & _LOW)
+                holder[fill[u]] = q
+                holder_key[fill[u]] = np.uint32(slots[s] >> _SHIFT)
+                fill[u] += 1
+    stamp = np.full(n, -1, dtype=np.int64)
+    lo = np.empty(holder.shape[0] // 2 + 1, dtype=np.int64)
+    hi = np.empty(holder.shape[0] // 2 + 1, dtype=np.int64)
+    key = np.empty(holder.shape[0] // 2 + 1, dtype=np.uint32)
     count = 0
-    lo = np.empty(slots.shape[0] // 2 + 1, dtype=np.int64)
-    hi = np.empty(slots.shape[0] // 2 + 1, dtype=np.int64)
-    key = np.empty(slots.shape[0] // 2 + 1, dtype=np.uint32)
     for p in range(n):
-        for s in range(slot_start[p], slot_start[p] + filled[p]):
-            u = proposers[s]
-            if u > p:  # ascending within the segment, so pairs come out sorted
-                a = slot_start[u]
-                i = np.searchsorted(proposers[a:a + filled[u]], p)
-                if i < filled[u] and proposers[a + i] == p:
-                    lo[count] = p
-                    hi[count] = u
-                    key[count] = np.uint32(words[s] >> _SHIFT)
-                    count += 1
+        for s in range(slot_start[p], slot_start[p + 1]):
+            if slots[s] != 0:
+                stamp[np.int64(slots[s] & _LOW)] = p  # p holds this vertex's offer
+        for h in range(holder_start[p], holder_start[p + 1]):
+            q = holder[h]  # q holds p's offer
+            if q > p and stamp[q] == p:
+                lo[count] = p
+                hi[count] = q
+                key[count] = holder_key[h]
+                count += 1
     return lo[:count], hi[:count], key[:count]
