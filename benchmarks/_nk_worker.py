@@ -102,3 +102,48 @@ def run_suitor(sort_suitor: bool, repeat: int) -> dict:
 
 def release() -> None:
     _STATE.clear()
+
+
+# --------------------------------------------------------------------------
+# b-matching (used by bench_bmatching.py)
+# --------------------------------------------------------------------------
+
+
+def run_bsuitor(b: int, repeat: int) -> dict:
+    """Time ``BSuitorMatcher(G, b).run()`` + ``getBMatching()`` on the loaded graph.
+
+    One warm-up run, then ``repeat`` timed runs, each on a freshly built
+    matcher (construction untimed).  Returns the times, NetworKit's own
+    weight and size of the b-matching, and its edges as sorted ``lo``/``hi``
+    int64 arrays (``lo < hi``), extracted after the clock stopped.
+    """
+    nk = _nk()
+    graph = _STATE["graph"]
+    warm = nk.matching.BSuitorMatcher(graph, int(b))
+    warm.run()
+    warm.getBMatching()
+    del warm
+    times = []
+    bm = None
+    for _ in range(repeat):
+        matcher = nk.matching.BSuitorMatcher(graph, int(b))
+        t0 = time.perf_counter()
+        matcher.run()
+        bm = matcher.getBMatching()
+        times.append(time.perf_counter() - t0)
+    lo, hi = [], []
+    for u, partners in enumerate(bm.getMatches()):
+        for v in partners:
+            if u < v:
+                lo.append(u)
+                hi.append(v)
+    lo = np.asarray(lo, dtype=np.int64)
+    hi = np.asarray(hi, dtype=np.int64)
+    order = np.lexsort((hi, lo))
+    return {
+        "times": times,
+        "weight": float(bm.weight()),
+        "cardinality": int(bm.size()),
+        "lo": lo[order],
+        "hi": hi[order],
+    }
