@@ -54,8 +54,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -615,18 +613,7 @@ def main(argv=None) -> int:
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
 
-    pool = None
-    nk_setup = {"version": None, "threads": None}
-    if not args.no_networkit:
-        import _nk_worker as W
-
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
-        try:
-            nk_setup = pool.submit(W.setup, args.nk_threads).result()
-        except ImportError as err:
-            print(f"warning: NetworKit unusable ({err}); running without it", file=sys.stderr)
-            pool.shutdown()
-            pool = None
+    pool, nk_setup = bm.start_networkit(args.nk_threads, disabled=args.no_networkit)
     specs = bm.graph_specs(args)
     nb = len(args.b)
     per_graph = 2 * nb + 2 * len(args.handshake_threads) + 2 + (nb + 3 if use_gpu else 0) + (nb if pool else 0)

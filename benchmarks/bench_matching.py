@@ -497,6 +497,23 @@ def markdown(report: dict) -> str:
 # --------------------------------------------------------------------------
 
 
+def start_networkit(threads: int, disabled: bool = False):
+    """The NetworKit worker process (see ``_nk_worker.py``) and its setup record;
+    ``(None, {...})`` when disabled or NetworKit cannot be imported."""
+    setup = {"version": None, "threads": None}
+    if disabled:
+        return None, setup
+    import _nk_worker as W
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+    try:
+        return pool, pool.submit(W.setup, threads).result()
+    except ImportError as err:
+        print(f"warning: NetworKit unusable ({err}); running without it", file=sys.stderr)
+        pool.shutdown()
+        return None, setup
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     import numba
@@ -518,18 +535,7 @@ def main(argv=None) -> int:
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
 
-    pool = None
-    nk_setup = {"version": None, "threads": None}
-    if not args.no_networkit:
-        import _nk_worker as W
-
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
-        try:
-            nk_setup = pool.submit(W.setup, args.threads).result()
-        except ImportError as err:
-            print(f"warning: NetworKit unusable ({err}); running without it", file=sys.stderr)
-            pool.shutdown()
-            pool = None
+    pool, nk_setup = start_networkit(args.threads, disabled=args.no_networkit)
     specs = graph_specs(args)
     per_graph = 2 + ((len(args.vertices_per_warp) + 1) if use_gpu else 0) + (2 if pool else 0)
 

@@ -36,56 +36,49 @@ def priority(v, w, degree_w, choice_key, low_degree):
     return h
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
+            blue):
+    """Propose (``blue``) or respond (not ``blue``) for live vertex v: v's pick
+    among its red live neighbours, or among the blue ones that proposed to it."""
+    live = False
+    best = NONE
+    best_priority = np.uint64(0)
+    for e in range(offsets[v], offsets[v + 1]):
+        w = indices[e]
+        if mate[w] != -1:
+            continue
+        live = True
+        if blue:
+            if is_blue(w, colour_key):
+                continue
+        elif not is_blue(w, colour_key) or request[w] != v:
+            continue
+        if weighted:  # rows are in preference order: the first hit is the heaviest
+            best = w
+            break
+        p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
+        if best == NONE or p > best_priority:
+            best, best_priority = w, p
+    request[v] = best if live else DEAD
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def propose(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
     """Blue live vertices propose to a red live neighbour (heaviest, or random)."""
-    n = offsets.shape[0] - 1
-    for v in prange(n):
-        if mate[v] != -1 or not is_blue(v, colour_key):
-            continue
-        live = False
-        best = NONE
-        best_priority = np.uint64(0)
-        for e in range(offsets[v], offsets[v + 1]):
-            w = indices[e]
-            if mate[w] != -1:
-                continue
-            live = True
-            if is_blue(w, colour_key):
-                continue
-            if weighted:  # rows are in preference order: the first red is the heaviest
-                best = w
-                break
-            p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
-            if best == NONE or p > best_priority:
-                best, best_priority = w, p
-        request[v] = best if live else DEAD
+    for v in prange(offsets.shape[0] - 1):
+        if mate[v] == -1 and is_blue(v, colour_key):
+            _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted,
+                    low_degree, True)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def respond(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
     """Red live vertices accept one proposal (heaviest, or random)."""
-    n = offsets.shape[0] - 1
-    for v in prange(n):
-        if mate[v] != -1 or is_blue(v, colour_key):
-            continue
-        live = False
-        best = NONE
-        best_priority = np.uint64(0)
-        for e in range(offsets[v], offsets[v + 1]):
-            w = indices[e]
-            if mate[w] != -1:
-                continue
-            live = True
-            if not is_blue(w, colour_key) or request[w] != v:
-                continue
-            if weighted:
-                best = w
-                break
-            p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
-            if best == NONE or p > best_priority:
-                best, best_priority = w, p
-        request[v] = best if live else DEAD
+    for v in prange(offsets.shape[0] - 1):
+        if mate[v] == -1 and not is_blue(v, colour_key):
+            _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted,
+                    low_degree, False)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -17,8 +17,8 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-def greedy_matching(src, dst, weight=None, vertices=()):
-    """{vertex: (mate or None, weight or None)} in the caller's ids."""
+def _edges_in_greedy_order(src, dst, weight, vertices):
+    """(sorted ids, [((hi, lo), weight)] heaviest first under the tie order), in id ranks."""
     src, dst = list(src), list(dst)
     weight = [1.0] * len(src) if weight is None else [float(w) for w in weight]
     ids = sorted(set(src) | set(dst) | set(vertices))
@@ -30,7 +30,12 @@ def greedy_matching(src, dst, weight=None, vertices=()):
         pair = (max(rank[u], rank[v]), min(rank[u], rank[v]))
         if pair not in heaviest or w > heaviest[pair]:
             heaviest[pair] = w
-    order = sorted(heaviest.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    return ids, sorted(heaviest.items(), key=lambda item: (item[1], item[0]), reverse=True)
+
+
+def greedy_matching(src, dst, weight=None, vertices=()):
+    """{vertex: (mate or None, weight or None)} in the caller's ids."""
+    ids, order = _edges_in_greedy_order(src, dst, weight, vertices)
     mate = {}
     for (hi, lo), w in order:
         if hi not in mate and lo not in mate:
@@ -88,20 +93,10 @@ def greedy_b_matching(src, dst, weight=None, b=1, vertices=()):
     Edges in the project's tie order, heaviest first; an edge is taken while
     both ends have spare capacity.  ``b`` is an int or {vertex: b}.
     """
-    src, dst = list(src), list(dst)
-    weight = [1.0] * len(src) if weight is None else [float(w) for w in weight]
-    ids = sorted(set(src) | set(dst) | set(vertices))
-    rank = {v: i for i, v in enumerate(ids)}
-    heaviest = {}
-    for u, v, w in zip(src, dst, weight):
-        if u == v:
-            continue
-        pair = (max(rank[u], rank[v]), min(rank[u], rank[v]))
-        if pair not in heaviest or w > heaviest[pair]:
-            heaviest[pair] = w
+    ids, order = _edges_in_greedy_order(src, dst, weight, vertices)
     spare = {i: (b if isinstance(b, int) else b[ids[i]]) for i in range(len(ids))}
     taken = []
-    for (hi, lo), w in sorted(heaviest.items(), key=lambda item: (item[1], item[0]), reverse=True):
+    for (hi, lo), w in order:
         if spare[hi] > 0 and spare[lo] > 0:
             spare[hi] -= 1
             spare[lo] -= 1
