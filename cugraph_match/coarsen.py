@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, Backend, PreparedGraph, _host_or_device, _plain, build_csr,
-                   internal_ids, read_edges, to_backend)
+from .core import (DEFAULT_WEIGHT, Backend, PreparedGraph, WeightedGraph, _host_or_device, _plain,
+                   build_csr, canonical_graph, contract_graph, internal_ids, read_edges, to_backend)
 from .maximal_matching import METHODS, maximal_mates
-
-
-@dataclass
-class _Level:
-    """A weighted graph in internal ids: each undirected edge once (lo < hi),
-    plus the weight of each vertex's self-loop (its internal weight)."""
-
-    n: int
-    lo: Any
-    hi: Any
-    w: Any  # float64
-    loop: Any  # float64, length n
 
 
 def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
@@ -78,7 +65,7 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
     """
     edges = read_edges(graph, source, destination, weight, backend)
     xp = edges.backend.xp
-    level = _canonical(edges.u, edges.v, edges.w, len(edges.labels), xp)
+    level = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), xp)
     mate = _mate_array(edges, level, matching, xp)
     coarse_of, coarse = _contract(level, mate, xp)
     lib = edges.frame_lib
@@ -145,7 +132,7 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     edges = read_edges(graph, source, destination, weight, backend)
     be, lib = edges.backend, edges.frame_lib
     xp = be.xp
-    level = _canonical(edges.u, edges.v, edges.w, len(edges.labels), xp)
+    level = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), xp)
     labels = edges.labels
     levels = []
     while level.n > min_vertices and len(levels) < max_levels:
@@ -163,7 +150,7 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     return levels
 
 
-def _prepared(level: _Level, be: Backend, lib, weighted: bool) -> PreparedGraph:
+def _prepared(level: WeightedGraph, be: Backend, lib, weighted: bool) -> PreparedGraph:
     """The CSR of a level, for the matching kernels."""
     xp = be.xp
     w = level.w if weighted else xp.ones(level.lo.shape[0], dtype=np.float32)
@@ -172,57 +159,18 @@ def _prepared(level: _Level, be: Backend, lib, weighted: bool) -> PreparedGraph:
     return PreparedGraph(be, lib, labels, offsets, indices, weights, weighted)
 
 
-def _canonical(u, v, w, n: int, xp) -> _Level:
-    """Edge rows -> each undirected edge once (largest weight kept) + self-loop weights."""
-    w = w.astype(np.float64)
-    loop = u == v
-    loop_weight = xp.zeros(n, dtype=np.float64)
-    if bool(loop.any()):
-        # duplicate self-loops keep their largest weight, like duplicate edges
-        order = xp.lexsort(xp.stack([w[loop], u[loop]]))
-        lu, lw = u[loop][order], w[loop][order]
-        last = xp.ones(lu.shape[0], dtype=bool)
-        last[:-1] = lu[1:] != lu[:-1]
-        loop_weight[lu[last]] = lw[last]
-    keep = ~loop
-    lo = xp.minimum(u[keep], v[keep])
-    hi = xp.maximum(u[keep], v[keep])
-    w = w[keep]
-    code = lo * max(n, 1) + hi
-    order = xp.lexsort(xp.stack([w, code]))
-    code, w = code[order], w[order]
-    last = xp.ones(code.shape[0], dtype=bool)
-    last[:-1] = code[1:] != code[:-1]
-    code, w = code[last], w[last]
-    return _Level(n, code // max(n, 1), code % max(n, 1), w, loop_weight)
-
-
-def _contract(level: _Level, mate, xp):
-    """Coarse id of every vertex, and the contracted level (summed weights)."""
+def _contract(level: WeightedGraph, mate, xp):
+    """Coarse id of every vertex (pairs share one), and the contracted graph."""
     n = level.n
     vertex = xp.arange(n, dtype=np.int64)
     representative = xp.where(mate >= 0, xp.minimum(vertex, mate), vertex)
     is_rep = representative == vertex
     rank = xp.cumsum(is_rep) - 1
     coarse_of = rank[representative].astype(np.int64)
-    k = int(is_rep.sum())
-    cu, cv = coarse_of[level.lo], coarse_of[level.hi]
-    inside = cu == cv
-    loop = xp.bincount(coarse_of, weights=level.loop, minlength=k)[:k] if n else \
-        xp.zeros(0, dtype=np.float64)
-    if bool(inside.any()):
-        loop = loop + xp.bincount(cu[inside], weights=level.w[inside], minlength=k)[:k]
-    across = ~inside
-    a = xp.minimum(cu[across], cv[across])
-    b = xp.maximum(cu[across], cv[across])
-    code = a * max(k, 1) + b
-    distinct, inverse = xp.unique(code, return_inverse=True)
-    summed = xp.bincount(inverse.ravel(), weights=level.w[across], minlength=distinct.shape[0])
-    return coarse_of, _Level(k, distinct // max(k, 1), distinct % max(k, 1),
-                             summed.astype(np.float64), loop.astype(np.float64))
+    return coarse_of, contract_graph(level, coarse_of, int(is_rep.sum()), xp)
 
 
-def _edge_frame(level: _Level, lib, xp):
+def _edge_frame(level: WeightedGraph, lib, xp):
     """``src | dst | weight`` of a level: its edges and its positive self-loops, sorted."""
     has_loop = xp.flatnonzero(level.loop > 0)
     src = xp.concatenate([level.lo, has_loop])
@@ -234,7 +182,7 @@ def _edge_frame(level: _Level, lib, xp):
                           "weight": lib.Series(_host_or_device(w[order], lib))})
 
 
-def _mate_array(edges, level: _Level, matching, xp):
+def _mate_array(edges, level: WeightedGraph, matching, xp):
     """The caller's ``vertex | mate`` frame as a validated internal ``mate`` array."""
     if not hasattr(matching, "columns"):
         raise TypeError(f"matching must be a vertex|mate DataFrame, got {type(matching).__name__}")

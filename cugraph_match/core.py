@@ -503,6 +503,73 @@ def build_csr_sorted(u, v, w, n: int, xp):
 
 
 # --------------------------------------------------------------------------
+# weighted graphs with self-loops (coarsening, community detection)
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class WeightedGraph:
+    """An undirected graph in internal ids, each edge once (``lo < hi``), plus
+    each vertex's self-loop weight (0 when none).  Weights are float64.
+
+    The weighted degree of v is the weight of its edges plus twice its
+    self-loop, as in NetworkX; the total weight counts each edge and each
+    self-loop once.
+    """
+
+    n: int
+    lo: Any
+    hi: Any
+    w: Any
+    loop: Any
+
+
+def canonical_graph(u, v, w, n: int, xp) -> WeightedGraph:
+    """Edge rows -> each undirected edge once, the largest weight of duplicates
+    kept (as in :func:`prepare_graph`), and self-loops kept (largest per vertex)."""
+    w = w.astype(np.float64)
+    loop = u == v
+    loop_weight = xp.zeros(n, dtype=np.float64)
+    if bool(loop.any()):
+        order = xp.lexsort(xp.stack([w[loop], u[loop]]))
+        lu, lw = u[loop][order], w[loop][order]
+        last = xp.ones(lu.shape[0], dtype=bool)
+        last[:-1] = lu[1:] != lu[:-1]
+        loop_weight[lu[last]] = lw[last]
+    keep = ~loop
+    lo = xp.minimum(u[keep], v[keep])
+    hi = xp.maximum(u[keep], v[keep])
+    w = w[keep]
+    code = lo * max(n, 1) + hi
+    order = xp.lexsort(xp.stack([w, code]))
+    code, w = code[order], w[order]
+    last = xp.ones(code.shape[0], dtype=bool)
+    last[:-1] = code[1:] != code[:-1]
+    code, w = code[last], w[last]
+    return WeightedGraph(n, code // max(n, 1), code % max(n, 1), w, loop_weight)
+
+
+def contract_graph(graph: WeightedGraph, group, k: int, xp) -> WeightedGraph:
+    """Merge the vertices of each group (``group[v]`` in ``0..k-1``) into one:
+    edges inside a group add to its self-loop, parallel edges sum; the total
+    weight is preserved."""
+    cu, cv = group[graph.lo], group[graph.hi]
+    inside = cu == cv
+    loop = xp.bincount(group, weights=graph.loop, minlength=k)[:k] if graph.n else \
+        xp.zeros(k, dtype=np.float64)
+    if bool(inside.any()):
+        loop = loop + xp.bincount(cu[inside], weights=graph.w[inside], minlength=k)[:k]
+    across = ~inside
+    a = xp.minimum(cu[across], cv[across])
+    b = xp.maximum(cu[across], cv[across])
+    code = a * max(k, 1) + b
+    distinct, inverse = xp.unique(code, return_inverse=True)
+    summed = xp.bincount(inverse.ravel(), weights=graph.w[across], minlength=distinct.shape[0])
+    return WeightedGraph(k, distinct // max(k, 1), distinct % max(k, 1),
+                         summed.astype(np.float64), loop.astype(np.float64))
+
+
+# --------------------------------------------------------------------------
 # the tie-breaking order
 # --------------------------------------------------------------------------
 
