@@ -1,16 +1,21 @@
 """cugraph_match: matching algorithms for RAPIDS graph workflows, on the GPU and the CPU."""
 
 from . import datasets
+from .b_marriage import b_marriage
 from .b_suitor import b_suitor_matching
 from .coarsen import coarsen, coarsen_hierarchy
 from .core import gpu_available
 from .locally_dominant import locally_dominant_matching
 from .matching import is_matching, matching_weight
 from .maximal_matching import maximal_matching
+from .popular_matching import popular_matching
+from .stable_marriage import blocking_pairs, stable_marriage, stable_marriage_master_lists
 from .suitor import suitor_matching
 
 __all__ = [
+    "b_marriage",
     "b_suitor_matching",
+    "blocking_pairs",
     "coarsen",
     "coarsen_hierarchy",
     "datasets",
@@ -19,6 +24,9 @@ __all__ = [
     "locally_dominant_matching",
     "matching_weight",
     "maximal_matching",
+    "popular_matching",
+    "stable_marriage",
+    "stable_marriage_master_lists",
     "suitor_matching",
 ]
 __version__ = "0.1.0"

@@ -14,6 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .stable_marriage import stable_marriage_instance, stable_marriage_master_lists
+
+__all__ = ["available", "load", "read_graph", "stable_marriage_instance",
+           "stable_marriage_master_lists"]
+
 _SHIPPED = {
     "karate": "Zachary's karate club: 34 vertices, 78 edges, unweighted",
     "lesmis": "Les Miserables co-appearances: 77 vertices, 254 edges, weighted",
