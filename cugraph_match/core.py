@@ -387,6 +387,25 @@ class RenumberedEdges:
     weighted: bool
 
 
+def is_directed_input(graph: Any) -> bool:
+    """True for graph objects that declare themselves directed (NetworkX, cuGraph)."""
+    is_directed = getattr(graph, "is_directed", None)
+    if callable(is_directed) and not hasattr(graph, "columns"):
+        try:
+            return bool(is_directed())
+        except Exception:  # pragma: no cover - an object with an unrelated method
+            return False
+    return False
+
+
+def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
+    """Refuse a directed graph object unless the caller asked to symmetrise it."""
+    if is_directed_input(graph) and not symmetrize:
+        raise ValueError(f"{what} needs an undirected graph, got a directed "
+                         f"{type(graph).__name__}; pass symmetrize=True to treat each "
+                         f"edge as undirected")
+
+
 def read_edges(graph: Any, source: str = "src", destination: str = "dst",
                weight: str | None = DEFAULT_WEIGHT, backend: str = "auto") -> RenumberedEdges:
     """Read, validate and renumber ``graph``'s edge rows onto ``backend``."""

@@ -24,6 +24,7 @@ U32, U64 = "uint32[::1]", "uint64[::1]"
 def _signatures():
     from cugraph_match import _b_suitor_kernels_gpu as bsuitor
     from cugraph_match import _locally_dominant_kernels_gpu as ld
+    from cugraph_match import _louvain_kernels_gpu as louvain
     from cugraph_match import _maximal_matching_kernels_gpu as handshake
     from cugraph_match import _suitor_kernels_gpu as suitor
 
@@ -43,8 +44,23 @@ def _signatures():
                    f"int32[::1])")
             yield (handshake.respond_kernel,
                    f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean)")
+            yield (louvain.move_shared_kernel, _louvain_shared_sig(offset, index))
+            yield (louvain.move_global_kernel, _louvain_global_sig(offset, index))
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
     yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
+
+
+F64 = "float64[::1]"
+
+
+def _louvain_shared_sig(offset, index):
+    return (f"({I64}, int64, int64, int64, {offset}, {index}, {F64}, {I64}, {F64}, {F64}, {I64}, "
+            f"float64, float64, {I64}, {F64})")
+
+
+def _louvain_global_sig(offset, index):
+    return (f"({I64}, int64, {I64}, {I64}, {F64}, {offset}, {index}, {F64}, {I64}, {F64}, "
+            f"{F64}, {I64}, float64, float64, {I64}, {F64})")
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +128,14 @@ def test_handshake_kernels_use_no_atomics(compile_ptx):
         (handshake.match_kernel, f"({I64}, {I64}, int32[::1])"),
     ]:
         assert "atom." not in compile_ptx(kernel, sig)  # as in the paper: plain stores only
+
+
+def test_louvain_hashes_with_cas_and_atomic_adds(compile_ptx):
+    from cugraph_match import _louvain_kernels_gpu as louvain
+
+    shared = compile_ptx(louvain.move_shared_kernel, _louvain_shared_sig(I32, I32))
+    assert "atom.shared.cas.b64" in shared  # claim a slot of the shared-memory table
+    assert "atom.shared.add.f64" in shared  # accumulate the community's weight
+    assert "shfl.sync.bfly" in shared  # the group's arg-max
+    glob = compile_ptx(louvain.move_global_kernel, _louvain_global_sig(I32, I32))
+    assert "atom.global.cas.b64" in glob and "atom.global.add.f64" in glob

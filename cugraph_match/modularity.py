@@ -1,0 +1,115 @@
+"""Modularity of a partition of a graph's vertices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .core import (DEFAULT_WEIGHT, PreparedGraph, WeightedGraph, _plain, canonical_graph,
+                   internal_ids, read_edges, require_undirected, to_backend)
+
+
+def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",
+               destination: str = "dst", weight: str | None = DEFAULT_WEIGHT,
+               symmetrize: bool = False) -> float:
+    """Newman's modularity Q of ``partition`` on ``graph``, with resolution γ.
+
+    Q = Σ_c [ L_c / m − γ (d_c / 2m)² ], where m is the total edge weight,
+    L_c the weight of the edges inside community c and d_c the summed
+    weighted degree of its vertices.  A self-loop counts once in m and L_c
+    and twice in its vertex's degree, as in ``networkx.community.modularity``.
+
+    Parameters
+    ----------
+    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+        The graph, undirected: (u, v) and (v, u) are one edge, duplicates keep
+        their largest weight, self-loops are kept.  A directed graph object
+        is an error unless ``symmetrize=True``.
+    partition : DataFrame
+        ``vertex | community``, one row per vertex of the graph (community
+        labels of any type), as :func:`louvain` returns.
+    resolution : float
+        γ > 0; larger values favour smaller communities.
+    source, destination, weight : str
+        Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
+    symmetrize : bool
+        Accept a directed graph object, taking its edges as undirected.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import cugraph_match as cm
+    >>> two_triangles = pd.DataFrame({"src": [0, 0, 1, 3, 3, 4, 2],
+    ...                               "dst": [1, 2, 2, 4, 5, 5, 3]})
+    >>> parts = pd.DataFrame({"vertex": range(6), "community": [0, 0, 0, 1, 1, 1]})
+    >>> round(cm.modularity(two_triangles, parts), 6)
+    0.357143
+    """
+    require_undirected(graph, symmetrize, "modularity")
+    _check_resolution(resolution)
+    edges = read_edges(graph, source, destination, weight, backend="cpu")
+    g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), np)
+    pg = PreparedGraph(edges.backend, edges.frame_lib, edges.labels, None, None, None, True)
+    community = community_codes(pg, partition)
+    return modularity_of(g, community, resolution, np)
+
+
+def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
+    """Q of internal community codes ``0..k-1`` on a :class:`WeightedGraph`."""
+    two_m = 2.0 * float(g.w.sum() + g.loop.sum())
+    if two_m == 0.0:
+        raise ValueError("modularity is undefined for a graph whose total edge weight is 0")
+    k = int(community.max()) + 1 if g.n else 0
+    degree = xp.bincount(g.lo, weights=g.w, minlength=g.n) + \
+        xp.bincount(g.hi, weights=g.w, minlength=g.n) + 2.0 * g.loop
+    total = xp.bincount(community, weights=degree, minlength=k)
+    same = community[g.lo] == community[g.hi]
+    inside = xp.bincount(community[g.lo][same], weights=g.w[same], minlength=k) + \
+        xp.bincount(community, weights=g.loop, minlength=k)
+    return float((inside / (two_m / 2.0)).sum() - resolution * ((total / two_m) ** 2).sum())
+
+
+def community_codes(pg: PreparedGraph, partition):
+    """The ``vertex | community`` frame as community codes per internal vertex."""
+    if not hasattr(partition, "columns"):
+        raise TypeError(f"partition must be a vertex|community DataFrame, got "
+                        f"{type(partition).__name__}")
+    missing = [c for c in ("vertex", "community") if c not in partition.columns]
+    if missing:
+        raise ValueError(f"partition frame lacks column(s) {missing}; it has "
+                         f"{list(partition.columns)}")
+    nulls = partition["community"].isna()
+    if int(nulls.sum()):
+        first = partition["vertex"][nulls].iloc[0]
+        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
+                         f"first is {_plain(first)!r}")
+    duplicated = partition["vertex"].duplicated()
+    if int(duplicated.sum()):
+        first = partition["vertex"][duplicated].iloc[0]
+        raise ValueError(f"partition: {int(duplicated.sum())} vertex id(s) appear more than "
+                         f"once; first is {_plain(first)!r}")
+    xp = pg.backend.xp
+    vertex = internal_ids(pg, partition["vertex"], "partition column 'vertex'")
+    n = pg.num_vertices
+    if len(partition) != n:
+        given = np.zeros(n, dtype=bool)
+        given[to_backend(vertex, np)] = True
+        lacking = int(np.flatnonzero(~given)[0])
+        raise ValueError(f"partition: {n - len(partition)} vertex/vertices of the graph have no "
+                         f"community; first is {_plain(pg.labels.iloc[lacking])!r}")
+    codes, _ = pg.frame_lib.factorize(partition["community"])
+    community = xp.empty(n, dtype=np.int64)
+    community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,
+                                   xp).astype(np.int64)
+    return community
+
+
+def _check_resolution(resolution) -> None:
+    if isinstance(resolution, bool) or not isinstance(resolution, (int, float, np.number)) \
+            or not np.isfinite(resolution) or resolution <= 0:
+        raise ValueError(f"resolution must be a positive finite number, got {resolution!r}")
