@@ -27,6 +27,13 @@ singleton only if that one's id is lower, so two singletons never swap.
 The host commits the bucket's moves (see ``_commit`` for the admission
 step we add) and recomputes the community totals before the next bucket,
 and reads one scalar (the modularity) per pass.
+
+Aggregation (``contract_gpu``) is the paper's CONTRACT: renumber the
+communities by a prefix sum, group vertices by community, and merge each
+community's edges with the same hashing, a warp per community of summed
+degree up to 84 (127-slot shared tables), a block up to 319 (479 slots),
+and a block with a global table beyond (the paper's bounds were 127 and
+479 with tables of those sizes; ours keep the move phase's load factor).
 Blocks are always 128 threads; large-degree vertices are sorted by degree
 so neighbouring blocks get similar work.
 """
@@ -53,19 +60,24 @@ EMPTY = -1
 
 
 @cuda.jit(device=True)
+def _insert(c, w, table_comm, table_weight, base, size):
+    """Add w to community c's slot, claiming an empty one with CAS if c has none."""
+    h = c % size
+    step = 1 + c % (size - 1)
+    while True:
+        old = cuda.atomic.cas(table_comm, base + h, int64(EMPTY), c)
+        if old == EMPTY or old == c:
+            cuda.atomic.add(table_weight, base + h, w)
+            return
+        h = (h + step) % size  # size is prime: the probe visits every slot
+
+
+@cuda.jit(device=True)
 def _accumulate(v, lane, group, offsets, indices, weights, community, table_comm, table_weight,
                 base, size):
     """Add v's edge weights into its table, keyed by the neighbour's community."""
     for e in range(offsets[v] + lane, offsets[v + 1], group):
-        c = community[indices[e]]
-        h = c % size
-        step = 1 + c % (size - 1)
-        while True:
-            old = cuda.atomic.cas(table_comm, base + h, int64(EMPTY), c)
-            if old == EMPTY or old == c:
-                cuda.atomic.add(table_weight, base + h, weights[e])
-                break
-            h = (h + step) % size  # size is prime: the probe visits every slot
+        _insert(community[indices[e]], weights[e], table_comm, table_weight, base, size)
 
 
 @cuda.jit(device=True)
@@ -209,6 +221,129 @@ def move_global_kernel(vertices, count, table_start, table_comm, table_weight, o
             _decide(v, best_gain, best, table_comm, table_weight, base, size, community, k, a,
                     two_m, resolution, new_community, improvement)
         cuda.syncthreads()  # the table is reused by the block's next vertex
+
+
+# --------------------------------------------------------------------------
+# aggregation: one coarse vertex per community, merged by the same hashing
+# --------------------------------------------------------------------------
+
+# (largest summed member degree, threads per community, table slots); 0 = global table
+MERGE_BUCKETS = ((84, 32, 127), (319, 128, 479), (None, 128, 0))
+
+
+@cuda.jit(device=True)
+def _merge_one(active, c, lane, group, com_start, members, offsets, indices, weights, loop,
+               community, table_comm, table_weight, base, size, out_start, out_count, out_nbr,
+               out_weight):
+    """Hash community c's edges by neighbouring community, then write its table out.
+
+    An edge inside c is met from both ends and lands on key c twice; a
+    self-loop is added twice too, so key c's total is twice c's new self-loop.
+    Every thread of the block calls this (``active`` false for a group with
+    no community), so the barriers are reached uniformly.
+    """
+    for s in range(lane, size, group):
+        table_comm[base + s] = EMPTY
+        table_weight[base + s] = 0.0
+    cuda.syncthreads()
+    first = com_start[c] if active else 0
+    last = com_start[c + 1] if active else 0
+    for i in range(first, last):  # members one after another
+        v = members[i]
+        _accumulate(v, lane, group, offsets, indices, weights, community, table_comm,
+                    table_weight, base, size)
+        if lane == 0 and loop[v] > 0.0:
+            _insert(c, 2.0 * loop[v], table_comm, table_weight, base, size)
+    cuda.syncthreads()
+    for s in range(lane, size, group):
+        key = table_comm[base + s]
+        if active and key != EMPTY:
+            at = out_start[c] + cuda.atomic.add(out_count, c, 1)
+            out_nbr[at] = key
+            out_weight[at] = table_weight[base + s]
+    cuda.syncthreads()
+
+
+@cuda.jit
+def merge_shared_kernel(coms, count, group, size, com_start, members, offsets, indices, weights,
+                        loop, community, out_start, out_count, out_nbr, out_weight):
+    """Communities of summed degree <= 319: a warp or a block each, tables in shared memory."""
+    table_comm = cuda.shared.array(SHARED_SLOTS, int64)
+    table_weight = cuda.shared.array(SHARED_SLOTS, float64)
+    tid = cuda.threadIdx.x
+    slot = tid // group
+    lane = tid % group
+    t = cuda.blockIdx.x * (BLOCK // group) + slot
+    active = t < count
+    c = coms[t] if active else int64(0)
+    _merge_one(active, c, lane, group, com_start, members, offsets, indices, weights, loop,
+               community, table_comm, table_weight, slot * size, size, out_start, out_count,
+               out_nbr, out_weight)
+
+
+@cuda.jit
+def merge_global_kernel(coms, count, table_start, table_comm, table_weight, com_start, members,
+                        offsets, indices, weights, loop, community, out_start, out_count, out_nbr,
+                        out_weight):
+    """Communities of larger summed degree: a block each (grid-strided), global tables."""
+    lane = cuda.threadIdx.x
+    for t in range(cuda.blockIdx.x, count, cuda.gridDim.x):
+        base = table_start[t]
+        _merge_one(True, coms[t], lane, BLOCK, com_start, members, offsets, indices, weights,
+                   loop, community, table_comm, table_weight, base, table_start[t + 1] - base,
+                   out_start, out_count, out_nbr, out_weight)
+
+
+def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[WeightedGraph, object]:
+    """The paper's CONTRACT: renumber communities by a prefix sum, group vertices
+    by community, merge each community's edges by hashing in degree buckets.
+    Returns the contracted graph and the new id of every vertex."""
+    n = int(offsets.shape[0]) - 1
+    used = xp.bincount(community, minlength=n) > 0
+    new_id = xp.cumsum(used) - 1  # ids of the non-empty communities, in order
+    k = int(used.sum())
+    group = new_id[community]
+    degree = (offsets[1:] - offsets[:-1]).astype(np.int64)
+    com_degree = xp.bincount(group, weights=degree, minlength=k).astype(np.int64)
+    com_start = xp.zeros(k + 1, dtype=np.int64)
+    com_start[1:] = xp.cumsum(xp.bincount(group, minlength=k))
+    members = xp.argsort(group, kind="stable").astype(np.int64)  # vertices grouped by community
+    out_start = xp.zeros(k + 1, dtype=np.int64)
+    out_start[1:] = xp.cumsum(com_degree + 1)  # at most one entry per edge, plus the self-loop
+    out_count = xp.zeros(k, dtype=np.int64)
+    out_nbr = xp.empty(int(out_start[-1]), dtype=np.int64)
+    out_weight = xp.empty(int(out_start[-1]), dtype=np.float64)
+    low = -1
+    for high, threads, size in MERGE_BUCKETS:
+        mask = com_degree > low if high is None else (com_degree > low) & (com_degree <= high)
+        coms = xp.flatnonzero(mask).astype(np.int64)
+        count = int(coms.shape[0])
+        if high is not None:
+            low = high
+        if count == 0:
+            continue
+        if size:
+            merge_shared_kernel[-(-count // (BLOCK // threads)), BLOCK](
+                coms, count, threads, size, com_start, members, offsets, indices, weights, loop,
+                group, out_start, out_count, out_nbr, out_weight)
+        else:
+            coms = coms[xp.argsort(-com_degree[coms], kind="stable")]
+            sizes = _primes_above(to_host(1.5 * com_degree[coms]), xp)
+            table_start = xp.zeros(count + 1, dtype=np.int64)
+            table_start[1:] = xp.cumsum(sizes)
+            merge_global_kernel[min(count, 4096), BLOCK](
+                coms, count, table_start, xp.empty(int(table_start[-1]), dtype=np.int64),
+                xp.empty(int(table_start[-1]), dtype=np.float64), com_start, members, offsets,
+                indices, weights, loop, group, out_start, out_count, out_nbr, out_weight)
+    slot = xp.arange(out_nbr.shape[0], dtype=np.int64)
+    owner = xp.searchsorted(out_start, slot, side="right") - 1
+    filled = slot - out_start[owner] < out_count[owner]
+    owner, nbr, w = owner[filled], out_nbr[filled], out_weight[filled]
+    self_loop = xp.zeros(k, dtype=np.float64)
+    inside = owner == nbr
+    self_loop[owner[inside]] = w[inside] / 2.0
+    once = owner < nbr  # each coarse edge was written by both its ends
+    return WeightedGraph(k, owner[once], nbr[once], w[once], self_loop), group
 
 
 def _primes_above(values, xp):

@@ -122,9 +122,16 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     q = modularity_of(g, community, resolution, xp)
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
-        level_community = _move_phase(level_graph, xp.arange(level_graph.n, dtype=np.int64),
-                                      resolution, limit, backend, [seed, level])
-        level_community, k = first_appearance_codes(level_community, xp)
+        csr = build_csr(level_graph.lo, level_graph.hi, level_graph.w, level_graph.n, xp)
+        moved = _move_phase(csr, level_graph.loop, xp.arange(level_graph.n, dtype=np.int64),
+                            resolution, limit, backend, [seed, level])
+        if backend.name == "gpu":
+            from ._louvain_kernels_gpu import contract_gpu
+
+            coarse, level_community = contract_gpu(*csr, level_graph.loop, moved, xp)
+            k = coarse.n
+        else:
+            level_community, k = first_appearance_codes(moved, xp)
         if k == level_graph.n:
             break  # nothing merged: the partition is final
         candidate = level_community[community]
@@ -134,30 +141,31 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
         gained, community, q = new_q - q, candidate, new_q
         if gained < threshold:
             break
-        level_graph = contract_graph(level_graph, level_community, k, xp)
+        level_graph = coarse if backend.name == "gpu" else \
+            contract_graph(level_graph, level_community, k, xp)
     if refine and g.n:
-        refined = _move_phase(g, community.copy(), resolution, threshold, backend,
+        csr = build_csr(g.lo, g.hi, g.w, g.n, xp)
+        refined = _move_phase(csr, g.loop, community.copy(), resolution, threshold, backend,
                               [seed, 2**31])  # its own visiting-order stream
         if modularity_of(g, refined, resolution, xp) > q:
             community = refined
     return first_appearance_codes(community, xp)[0]
 
 
-def _move_phase(graph: WeightedGraph, community, resolution, threshold, backend, order_seed):
+def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed):
     """One move phase from ``community`` on either backend; returns the new communities.
     ``order_seed`` seeds the CPU's random visiting order."""
-    xp = backend.xp
-    offsets, indices, weights = build_csr(graph.lo, graph.hi, graph.w, graph.n, xp)
+    offsets, indices, weights = csr
     if backend.name == "gpu":
         from ._louvain_kernels_gpu import move_phase_gpu
 
-        return move_phase_gpu(offsets, indices, weights, graph.loop, community, resolution,
-                              threshold, MAX_PASSES, xp)
+        return move_phase_gpu(offsets, indices, weights, loop, community, resolution,
+                              threshold, MAX_PASSES, backend.xp)
     from ._louvain_kernels_cpu import move_phase
 
-    order = np.random.default_rng(order_seed).permutation(graph.n)
-    move_phase(offsets, indices, weights, graph.loop, community, resolution, threshold,
-               MAX_PASSES, order)
+    order = np.random.default_rng(order_seed).permutation(loop.shape[0])
+    move_phase(offsets, indices, weights, loop, community, resolution, threshold, MAX_PASSES,
+               order)
     return community
 
 

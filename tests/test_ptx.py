@@ -46,6 +46,12 @@ def _signatures():
                    f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean)")
             yield (louvain.move_shared_kernel, _louvain_shared_sig(offset, index))
             yield (louvain.move_global_kernel, _louvain_global_sig(offset, index))
+            yield (louvain.merge_shared_kernel,
+                   f"({I64}, int64, int64, int64, {I64}, {I64}, {offset}, {index}, {F64}, {F64}, "
+                   f"{I64}, {I64}, {I64}, {I64}, {F64})")
+            yield (louvain.merge_global_kernel,
+                   f"({I64}, int64, {I64}, {I64}, {F64}, {I64}, {I64}, {offset}, {index}, {F64}, "
+                   f"{F64}, {I64}, {I64}, {I64}, {I64}, {F64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
     yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
 

@@ -142,3 +142,34 @@ def test_primes_and_buckets():
     buckets = gpu.degree_buckets(offsets, np)
     assert [b[0].tolist() for b in buckets] == [[1], [2], [], [3], [], [4], [5]]
     assert [(b[1], b[2]) for b in buckets] == [(h[1], h[2]) for h in gpu.BUCKETS]
+
+
+@pytest.mark.parametrize("graph,groups", [("lesmis", 20), ("lesmis", 3), ("hub", 50),
+                                          ("loops", 4)])
+def test_contraction_kernels_equal_the_sort_based_contraction(graph, groups):
+    """The paper's hashing CONTRACT (all three community buckets: a warp, a block,
+    a block with a global table) against ``core.contract_graph``."""
+    from cugraph_match._louvain_kernels_gpu import contract_gpu
+    from cugraph_match.core import contract_graph
+
+    if graph == "lesmis":
+        edges = cm.datasets.load("lesmis")
+    elif graph == "hub":
+        edges = hub_graph()
+    else:  # self-loops and an isolated-by-contraction vertex
+        edges = pd.DataFrame({"src": [0, 0, 1, 2, 3, 3, 5], "dst": [0, 1, 2, 2, 4, 3, 6],
+                              "weight": [2.0, 1.0, 3.0, 4.0, 1.0, 5.0, 1.0]})
+    read = read_edges(edges, backend="cpu")
+    g = canonical_graph(read.u, read.v, read.w, len(read.labels), np)
+    offsets, indices, weights = build_csr(g.lo, g.hi, g.w, g.n, np)
+    community = np.random.default_rng(groups).integers(0, groups, g.n).astype(np.int64) * 3
+    got, new_id = contract_gpu(offsets, indices, weights, g.loop, community, np)
+    used = np.unique(community)
+    assert new_id.tolist() == np.searchsorted(used, community).tolist()
+    expected = contract_graph(g, new_id, used.shape[0], np)
+    assert got.n == expected.n
+    np.testing.assert_allclose(got.loop, expected.loop)
+    order = np.lexsort((got.hi, got.lo))
+    assert got.lo[order].tolist() == expected.lo.tolist()
+    assert got.hi[order].tolist() == expected.hi.tolist()
+    np.testing.assert_allclose(got.w[order], expected.w)
