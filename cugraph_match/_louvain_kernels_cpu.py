@@ -89,6 +89,7 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
     while passes < max_passes:
         passes += 1
         moved = 0
+        gained = 0.0  # this pass's modularity gain, from the moves' exact gains
         for t in range(n):
             v = order[t]
             own = community[v]
@@ -116,14 +117,14 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                     best, best_gain, found = c, gain, True
             if not found or best_gain <= stay:
                 best = own
+            else:
+                # ΔQ of the move is (gain - stay) / m, m = two_m / 2 (see the module notes)
+                gained += 2.0 * (best_gain - stay) / two_m
+                moved += 1
             community[v] = best
             a[best] += k[v]
             size[best] += 1
-            if best != own:
-                moved += 1
-        new_q = modularity_csr(offsets, indices, weights, loop, community, resolution)
-        gained = new_q - q
-        q = new_q
+        q += gained
         if moved == 0 or gained < threshold:
             break
     return q, passes

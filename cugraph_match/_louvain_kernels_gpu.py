@@ -379,7 +379,7 @@ def degree_buckets(offsets, xp):
 def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float,
                    threshold: float, max_passes: int, xp):
     """Run passes from ``community`` until one gains less than ``threshold``;
-    return the communities."""
+    return the communities and their modularity."""
     n = int(offsets.shape[0]) - 1
     degree = offsets[1:] - offsets[:-1]
     row = xp.searchsorted(offsets, xp.arange(indices.shape[0], dtype=offsets.dtype),
@@ -425,7 +425,7 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
         gained, q = new_q - q, new_q
         if gained < threshold or bool((community == before).all()):
             break
-    return community
+    return community, q
 
 
 def _commit(members, community, new_community, improvement, k, two_m, resolution, xp):

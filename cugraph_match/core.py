@@ -568,6 +568,26 @@ def canonical_graph(u, v, w, n: int, xp) -> WeightedGraph:
     return WeightedGraph(n, code // max(n, 1), code % max(n, 1), w, loop_weight)
 
 
+def unordered_csr(graph: WeightedGraph, xp):
+    """CSR (offsets, indices, weights) of a WeightedGraph without self-loops, rows
+    in no particular order: for algorithms that do not walk rows by preference
+    (Louvain), which so skip :func:`build_csr`'s per-row sorts."""
+    if xp is np:
+        from ._csr_cpu import _scatter_by_row
+
+        offsets, indices, weights = _scatter_by_row(graph.lo, graph.hi, graph.w, graph.n)
+    else:
+        rows = xp.concatenate([graph.lo, graph.hi])
+        order = xp.argsort(rows)
+        indices = xp.concatenate([graph.hi, graph.lo])[order]
+        weights = xp.concatenate([graph.w, graph.w])[order]
+        offsets = xp.zeros(graph.n + 1, dtype=np.int64)
+        offsets[1:] = xp.cumsum(xp.bincount(rows, minlength=graph.n))
+    nnz = int(indices.shape[0])
+    return (offsets.astype(index_dtype(nnz), copy=False),
+            indices.astype(index_dtype(graph.n), copy=False), weights)
+
+
 def contract_graph(graph: WeightedGraph, group, k: int, xp) -> WeightedGraph:
     """Merge the vertices of each group (``group[v]`` in ``0..k-1``) into one:
     edges inside a group add to its self-loop, parallel edges sum; the total

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, WeightedGraph, _host_or_device, build_csr, canonical_graph,
-                   contract_graph, read_edges, require_undirected)
+from .core import (DEFAULT_WEIGHT, WeightedGraph, _host_or_device, canonical_graph, contract_graph,
+                   read_edges, require_undirected, unordered_csr)
 from .modularity import _check_resolution, modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops
@@ -122,9 +122,11 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     q = modularity_of(g, community, resolution, xp)
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
-        csr = build_csr(level_graph.lo, level_graph.hi, level_graph.w, level_graph.n, xp)
-        moved = _move_phase(csr, level_graph.loop, xp.arange(level_graph.n, dtype=np.int64),
-                            resolution, limit, backend, [seed, level])
+        csr = unordered_csr(level_graph, xp)
+        # a partition's modularity is the same on the level graph and, unfolded, on g
+        moved, new_q = _move_phase(csr, level_graph.loop,
+                                   xp.arange(level_graph.n, dtype=np.int64), resolution, limit,
+                                   backend, [seed, level])
         if backend.name == "gpu":
             from ._louvain_kernels_gpu import contract_gpu
 
@@ -135,7 +137,6 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
         if k == level_graph.n:
             break  # nothing merged: the partition is final
         candidate = level_community[community]
-        new_q = modularity_of(g, candidate, resolution, xp)
         if new_q < q:
             break  # never return a worse partition than the previous level's
         gained, community, q = new_q - q, candidate, new_q
@@ -144,17 +145,18 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
         level_graph = coarse if backend.name == "gpu" else \
             contract_graph(level_graph, level_community, k, xp)
     if refine and g.n:
-        csr = build_csr(g.lo, g.hi, g.w, g.n, xp)
-        refined = _move_phase(csr, g.loop, community.copy(), resolution, threshold, backend,
-                              [seed, 2**31])  # its own visiting-order stream
-        if modularity_of(g, refined, resolution, xp) > q:
+        csr = unordered_csr(g, xp)
+        refined, refined_q = _move_phase(csr, g.loop, community.copy(), resolution, threshold,
+                                         backend, [seed, 2**31])  # its own order stream
+        if refined_q > q:
             community = refined
     return first_appearance_codes(community, xp)[0]
 
 
 def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed):
-    """One move phase from ``community`` on either backend; returns the new communities.
-    ``order_seed`` seeds the CPU's random visiting order."""
+    """One move phase from ``community`` on either backend; returns the new
+    communities and their modularity.  ``order_seed`` seeds the CPU's random
+    visiting order."""
     offsets, indices, weights = csr
     if backend.name == "gpu":
         from ._louvain_kernels_gpu import move_phase_gpu
@@ -164,9 +166,9 @@ def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed
     from ._louvain_kernels_cpu import move_phase
 
     order = np.random.default_rng(order_seed).permutation(loop.shape[0])
-    move_phase(offsets, indices, weights, loop, community, resolution, threshold, MAX_PASSES,
-               order)
-    return community
+    q, _ = move_phase(offsets, indices, weights, loop, community, resolution, threshold,
+                      MAX_PASSES, order)
+    return community, q
 
 
 def first_appearance_codes(labels, xp):
