@@ -147,3 +147,48 @@ def run_bsuitor(b: int, repeat: int) -> dict:
         "lo": lo[order],
         "hi": hi[order],
     }
+
+
+# --------------------------------------------------------------------------
+# Louvain (used by bench_louvain.py)
+# --------------------------------------------------------------------------
+
+
+def run_plm(repeat: int, refine: bool = False, gamma: float = 1.0, par: str = "balanced",
+            seed: int = 0) -> dict:
+    """Time ``PLM(G, refine, gamma, par).run()`` on the loaded graph.
+
+    NetworKit's seed is set to ``seed`` before every run (the parallel
+    strategies stay nondeterministic across threads all the same).  One
+    untimed warm-up run, then ``repeat`` timed runs, each on a freshly
+    constructed PLM (construction untimed).  Returns the times, the community
+    of every vertex from the last run (int64), NetworKit's own modularity of
+    that partition, its number of communities and PLM's internal phase timings.
+    """
+    nk = _nk()
+    graph = _STATE["graph"]
+    nk.setSeed(int(seed), False)
+    warm = nk.community.PLM(graph, bool(refine), float(gamma), str(par))
+    warm.run()
+    del warm
+    times = []
+    plm = None
+    for _ in range(repeat):
+        nk.setSeed(int(seed), False)
+        plm = nk.community.PLM(graph, bool(refine), float(gamma), str(par))
+        t0 = time.perf_counter()
+        plm.run()
+        times.append(time.perf_counter() - t0)
+    partition = plm.getPartition()
+    membership = np.asarray(partition.getVector(), dtype=np.int64)
+    try:
+        phases = {str(k): [float(x) for x in v] for k, v in dict(plm.getTiming()).items()}
+    except Exception:  # timing keys are informative only
+        phases = None
+    return {
+        "times": times,
+        "membership": membership,
+        "modularity": float(nk.community.Modularity().getQuality(partition, graph)),
+        "communities": int(partition.numberOfSubsets()),
+        "phase_timings": phases,
+    }
