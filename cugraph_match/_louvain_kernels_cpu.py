@@ -104,7 +104,8 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                 to_community[c] += weights[e]
             a[own] -= k[v]
             size[own] -= 1
-            stay = (to_community[own] if stamp[own] == v else 0.0) - resolution * k[v] * a[own] / two_m
+            to_own = to_community[own] if stamp[own] == v else 0.0
+            stay = to_own - resolution * k[v] * a[own] / two_m
             best = own
             best_gain = 0.0
             found = False

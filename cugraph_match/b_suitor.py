@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids, prepare_graph,
-                   to_backend, weight_keys, weights_of_keys)
+from .core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids,
+                   prepare_graph, require_unique_ids, require_vertex_frame, to_backend, weight_keys,
+                   weights_of_keys)
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
@@ -136,10 +137,7 @@ def capacities(pg: PreparedGraph, graph: Any, b: Any):
         vertices, values = lib.Series(vertices), lib.Series(values)
         what = f"node attribute {b!r}"
     elif hasattr(b, "columns"):
-        missing = [c for c in ("vertex", "b") if c not in b.columns]
-        if missing:
-            raise ValueError(f"the b frame lacks column(s) {missing}; it has {list(b.columns)} "
-                             f"(expected 'vertex' and 'b')")
+        require_vertex_frame(b, ("vertex", "b"), "the b")
         vertices, values = b["vertex"], b["b"]
         what = "b frame"
     elif hasattr(b, "index") and hasattr(b, "dtype"):
@@ -198,11 +196,7 @@ def _capacity_array(pg: PreparedGraph, vertices, values, what: str):
         first = vertices.reset_index(drop=True)[_first_true(negative)]
         raise ValueError(f"{what}: {int(negative.sum())} negative capacity value(s); first is "
                          f"for vertex {_plain(first)!r}")
-    duplicated = vertices.duplicated()
-    if int(duplicated.sum()):
-        first = vertices.reset_index(drop=True)[_first_true(duplicated)]
-        raise ValueError(f"{what}: {int(duplicated.sum())} vertex id(s) appear more than once; "
-                         f"first is {_plain(first)!r}")
+    require_unique_ids(vertices.reset_index(drop=True), what)
     ids = internal_ids(pg, vertices, what)
     given = xp.zeros(n, dtype=bool)
     given[ids] = True

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from .core import (DEFAULT_WEIGHT, Backend, PreparedGraph, WeightedGraph, _host_or_device, _plain,
-                   build_csr, canonical_graph, contract_graph, internal_ids, read_edges, to_backend)
+                   build_csr, canonical_graph, contract_graph, internal_ids, read_edges,
+                   require_unique_ids, require_vertex_frame, to_backend)
 from .maximal_matching import METHODS, maximal_mates
 
 
@@ -184,22 +185,12 @@ def _edge_frame(level: WeightedGraph, lib, xp):
 
 def _mate_array(edges, level: WeightedGraph, matching, xp):
     """The caller's ``vertex | mate`` frame as a validated internal ``mate`` array."""
-    if not hasattr(matching, "columns"):
-        raise TypeError(f"matching must be a vertex|mate DataFrame, got {type(matching).__name__}")
-    missing = [c for c in ("vertex", "mate") if c not in matching.columns]
-    if missing:
-        raise ValueError(f"matching frame lacks column(s) {missing}; it has "
-                         f"{list(matching.columns)}")
-    duplicated = matching["vertex"].duplicated()
-    if int(duplicated.sum()):
-        first = matching["vertex"][duplicated].iloc[0]
-        raise ValueError(f"matching: {int(duplicated.sum())} vertex id(s) appear more than "
-                         f"once; first is {_plain(first)!r}")
+    require_vertex_frame(matching, ("vertex", "mate"), "matching")
+    require_unique_ids(matching["vertex"], "matching")
     n = level.n
-    pg = PreparedGraph(edges.backend, edges.frame_lib, edges.labels, None, None, None, True)
     paired = matching[matching["mate"].notna()]
-    vertex = internal_ids(pg, paired["vertex"], "matching column 'vertex'")
-    mate_of = internal_ids(pg, paired["mate"], "matching column 'mate'")
+    vertex = internal_ids(edges, paired["vertex"], "matching column 'vertex'")
+    mate_of = internal_ids(edges, paired["mate"], "matching column 'mate'")
     mate = xp.full(n, -1, dtype=np.int64)
     mate[vertex] = mate_of
     matched = mate >= 0

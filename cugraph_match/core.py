@@ -652,12 +652,36 @@ def weights_of_keys(keys, weights, xp):
 # --------------------------------------------------------------------------
 
 
-def internal_ids(pg: PreparedGraph, ids, what: str):
+def require_vertex_frame(frame, columns, what: str) -> None:
+    """A per-vertex frame (matching, partition, capacities) must be a DataFrame
+    with ``columns``; raise naming ``what`` and the missing columns."""
+    if not hasattr(frame, "columns"):
+        raise TypeError(f"{what} must be a {'|'.join(columns)} DataFrame, got "
+                        f"{type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} frame lacks column(s) {missing}; it has {list(frame.columns)}")
+
+
+def require_unique_ids(ids, what: str) -> None:
+    """Raise naming ``what``, the count and the first repeated id."""
+    duplicated = ids.duplicated()
+    count = int(duplicated.sum())
+    if count:
+        first = ids[duplicated].iloc[0]
+        raise ValueError(f"{what}: {count} vertex id(s) appear more than once; "
+                         f"first is {_plain(first)!r}")
+
+
+def internal_ids(graph, ids, what: str):
     """Internal ids (an ``xp`` int64 array) of the caller's vertex ids ``ids``.
 
-    ``ids`` is a Series of the frame library.  Raises a ValueError naming
-    ``what``, the count and the first id that is not a vertex of the graph.
+    ``graph`` is a :class:`PreparedGraph` or :class:`RenumberedEdges` (its
+    ``labels``, ``backend`` and ``frame_lib`` are used); ``ids`` is a Series
+    of the frame library.  Raises a ValueError naming ``what``, the count
+    and the first id that is not a vertex of the graph.
     """
+    pg = graph
     labels = pg.labels
     n = len(labels)
     if len(ids) == 0:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, to_backend
+from .core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, require_vertex_frame, to_backend
 
 
 def matching_weight(matching) -> float:
@@ -22,7 +22,7 @@ def matching_weight(matching) -> float:
     >>> cm.matching_weight(m)
     5.0
     """
-    _require_columns(matching, ("vertex", "mate", "weight"))
+    require_vertex_frame(matching, ("vertex", "mate", "weight"), "matching")
     return float(matching["weight"].sum()) / 2.0
 
 
@@ -43,7 +43,7 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     >>> cm.is_matching(edges, cm.suitor_matching(edges, backend="cpu"), maximal=True)
     True
     """
-    _require_columns(matching, ("vertex", "mate"))
+    require_vertex_frame(matching, ("vertex", "mate"), "matching")
     return matches_prepared(prepare_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)
 
@@ -88,9 +88,3 @@ def matches_prepared(pg: PreparedGraph, matching, maximal: bool = False) -> bool
         if (free[rows] & free[indices]).any():
             return False
     return True
-
-
-def _require_columns(frame, columns) -> None:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"matching frame lacks column(s) {missing}; it has {list(frame.columns)}")

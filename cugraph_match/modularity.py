@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, PreparedGraph, WeightedGraph, _plain, canonical_graph,
-                   internal_ids, read_edges, require_undirected, to_backend)
+from .core import (DEFAULT_WEIGHT, RenumberedEdges, WeightedGraph, _plain, canonical_graph,
+                   internal_ids, read_edges, require_undirected, require_unique_ids,
+                   require_vertex_frame, to_backend)
 
 
 def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",
@@ -54,8 +55,7 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
     _check_resolution(resolution)
     edges = read_edges(graph, source, destination, weight, backend="cpu")
     g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), np)
-    pg = PreparedGraph(edges.backend, edges.frame_lib, edges.labels, None, None, None, True)
-    community = community_codes(pg, partition)
+    community = community_codes(edges, partition)
     return modularity_of(g, community, resolution, np)
 
 
@@ -74,35 +74,25 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
     return float((inside / (two_m / 2.0)).sum() - resolution * ((total / two_m) ** 2).sum())
 
 
-def community_codes(pg: PreparedGraph, partition):
+def community_codes(graph: RenumberedEdges, partition):
     """The ``vertex | community`` frame as community codes per internal vertex."""
-    if not hasattr(partition, "columns"):
-        raise TypeError(f"partition must be a vertex|community DataFrame, got "
-                        f"{type(partition).__name__}")
-    missing = [c for c in ("vertex", "community") if c not in partition.columns]
-    if missing:
-        raise ValueError(f"partition frame lacks column(s) {missing}; it has "
-                         f"{list(partition.columns)}")
+    require_vertex_frame(partition, ("vertex", "community"), "partition")
     nulls = partition["community"].isna()
     if int(nulls.sum()):
         first = partition["vertex"][nulls].iloc[0]
         raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
                          f"first is {_plain(first)!r}")
-    duplicated = partition["vertex"].duplicated()
-    if int(duplicated.sum()):
-        first = partition["vertex"][duplicated].iloc[0]
-        raise ValueError(f"partition: {int(duplicated.sum())} vertex id(s) appear more than "
-                         f"once; first is {_plain(first)!r}")
-    xp = pg.backend.xp
-    vertex = internal_ids(pg, partition["vertex"], "partition column 'vertex'")
-    n = pg.num_vertices
+    require_unique_ids(partition["vertex"], "partition")
+    xp = graph.backend.xp
+    vertex = internal_ids(graph, partition["vertex"], "partition column 'vertex'")
+    n = len(graph.labels)
     if len(partition) != n:
         given = np.zeros(n, dtype=bool)
         given[to_backend(vertex, np)] = True
         lacking = int(np.flatnonzero(~given)[0])
         raise ValueError(f"partition: {n - len(partition)} vertex/vertices of the graph have no "
-                         f"community; first is {_plain(pg.labels.iloc[lacking])!r}")
-    codes, _ = pg.frame_lib.factorize(partition["community"])
+                         f"community; first is {_plain(graph.labels.iloc[lacking])!r}")
+    codes, _ = graph.frame_lib.factorize(partition["community"])
     community = xp.empty(n, dtype=np.int64)
     community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,
                                    xp).astype(np.int64)

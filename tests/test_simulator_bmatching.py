@@ -66,7 +66,8 @@ def test_pair_extraction_paths_agree():
     slot_start = np.zeros(pg.num_vertices + 1, dtype=np.int64)
     slot_start[1:] = np.cumsum(np.minimum(3, degree))
     slots = b_suitor_slots(pg.offsets, pg.indices, weight_keys(pg.weights, np), slot_start, True)
-    for x, y in zip(matched_pairs_cpu(slots, slot_start), matched_pairs_sorted(slots, slot_start, np)):
+    for x, y in zip(matched_pairs_cpu(slots, slot_start),
+                    matched_pairs_sorted(slots, slot_start, np)):
         np.testing.assert_array_equal(x, y)
 
 
