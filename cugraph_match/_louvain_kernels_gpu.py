@@ -60,6 +60,14 @@ EMPTY = -1
 
 
 @cuda.jit(device=True)
+def _clear(lane, group, table_comm, table_weight, base, size):
+    """Empty a table (the group's threads share the slots); callers then sync."""
+    for s in range(lane, size, group):
+        table_comm[base + s] = EMPTY
+        table_weight[base + s] = 0.0
+
+
+@cuda.jit(device=True)
 def _insert(c, w, table_comm, table_weight, base, size):
     """Add w to community c's slot, claiming an empty one with CAS if c has none."""
     h = c % size
@@ -176,9 +184,7 @@ def move_shared_kernel(vertices, count, group, size, offsets, indices, weights, 
     active = t < count
     v = vertices[t] if active else 0
     base = slot * size
-    for s in range(lane, size, group):
-        table_comm[base + s] = EMPTY
-        table_weight[base + s] = 0.0
+    _clear(lane, group, table_comm, table_weight, base, size)
     cuda.syncthreads()
     if active:
         _accumulate(v, lane, group, offsets, indices, weights, community, table_comm,
@@ -207,9 +213,7 @@ def move_global_kernel(vertices, count, table_start, table_comm, table_weight, o
         v = vertices[t]
         base = table_start[t]
         size = table_start[t + 1] - base
-        for s in range(lane, size, BLOCK):
-            table_comm[base + s] = EMPTY
-            table_weight[base + s] = 0.0
+        _clear(lane, BLOCK, table_comm, table_weight, base, size)
         cuda.syncthreads()
         _accumulate(v, lane, BLOCK, offsets, indices, weights, community, table_comm,
                     table_weight, base, size)
@@ -242,9 +246,7 @@ def _merge_one(active, c, lane, group, com_start, members, offsets, indices, wei
     Every thread of the block calls this (``active`` false for a group with
     no community), so the barriers are reached uniformly.
     """
-    for s in range(lane, size, group):
-        table_comm[base + s] = EMPTY
-        table_weight[base + s] = 0.0
+    _clear(lane, group, table_comm, table_weight, base, size)
     cuda.syncthreads()
     first = com_start[c] if active else 0
     last = com_start[c + 1] if active else 0

@@ -65,13 +65,19 @@ def assert_equal_matchings(matching, expected) -> None:
     assert not wrong, f"{len(wrong)} vertices differ from the greedy oracle, e.g. {wrong[:3]}"
 
 
-def brute_force_max_weight(src, dst, weight):
-    """Exact maximum-weight matching by search (tiny graphs only)."""
+def _heaviest_by_pair(src, dst, weight):
+    """{(min, max): largest weight} over the non-loop edges."""
     edges = {}
     for u, v, w in zip(src, dst, weight):
         if u != v:
             key = (min(u, v), max(u, v))
             edges[key] = max(edges.get(key, 0.0), float(w))
+    return edges
+
+
+def brute_force_max_weight(src, dst, weight):
+    """Exact maximum-weight matching by search (tiny graphs only)."""
+    edges = _heaviest_by_pair(src, dst, weight)
     items = sorted(edges.items())
     best = 0.0
 
@@ -106,11 +112,7 @@ def greedy_b_matching(src, dst, weight=None, b=1, vertices=()):
 
 def brute_force_max_b_matching(src, dst, weight, b):
     """Weight of a maximum-weight b-matching by exhaustive search (tiny graphs only)."""
-    edges = {}
-    for u, v, w in zip(src, dst, weight):
-        if u != v:
-            key = (min(u, v), max(u, v))
-            edges[key] = max(edges.get(key, 0.0), float(w))
+    edges = _heaviest_by_pair(src, dst, weight)
     items = sorted(edges.items())
     cap = {v: (b if isinstance(b, int) else b[v]) for e in edges for v in e}
     best = 0.0
