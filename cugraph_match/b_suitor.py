@@ -80,7 +80,7 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     keys = weight_keys(pg.weights, xp)
     lo, hi, key = b_suitor_pairs(pg, cap, keys, threads_per_block=threads_per_block,
                                  heap_above=heap_above)
-    return pairs_frame(pg, lo, hi, weights_of_keys(key, pg.weights, xp))
+    return pairs_frame(pg, lo, hi, weights_of_keys(key, keys, pg.weights, xp))
 
 
 def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, eager: bool = True,

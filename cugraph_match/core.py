@@ -640,11 +640,15 @@ def weight_keys(weights, xp):
     return (xp.searchsorted(distinct, weights) + 1).astype(np.uint32)
 
 
-def weights_of_keys(keys, weights, xp):
-    """Invert :func:`weight_keys`: the weight each key stands for."""
+def weights_of_keys(keys, all_keys, weights, xp):
+    """Invert :func:`weight_keys`: the weight each of ``keys`` stands for, where
+    ``all_keys = weight_keys(weights, xp)``.  float64 keys are ranks, so a
+    scatter of ``weights`` by ``all_keys`` is the table (no second sort)."""
     if weights.dtype == np.float32:
         return keys.astype(np.uint32).view(np.float32)
-    return xp.unique(weights)[keys.astype(np.int64) - 1]
+    table = xp.zeros(int(all_keys.max()) + 1 if all_keys.shape[0] else 1, dtype=weights.dtype)
+    table[all_keys] = weights
+    return table[keys.astype(np.int64)]
 
 
 # --------------------------------------------------------------------------
