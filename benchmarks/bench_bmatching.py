@@ -266,7 +266,7 @@ def mate_checks(mate, offsets, indices) -> dict:
 
 def b_suitor_cpu_runs(pg, keys, table, args, bar, name):
     """Eager and delayed b-Suitor per b; returns records and each b's edge codes."""
-    from cugraph_match.b_suitor import b_suitor_pairs
+    from cugraph_match.matching.b_suitor import b_suitor_pairs
 
     n = pg.num_vertices
     records, ours = [], {}
@@ -297,8 +297,8 @@ def b_suitor_cpu_runs(pg, keys, table, args, bar, name):
 
 
 def b_suitor_gpu_runs(pg_gpu, table, args, xp, sync, bar, name, ours):
-    from cugraph_match.b_suitor import b_suitor_pairs
-    from cugraph_match.core import to_backend, weight_keys
+    from cugraph_match.matching.b_suitor import b_suitor_pairs
+    from cugraph_match.structure.core import to_backend, weight_keys
 
     keys = weight_keys(pg_gpu.weights, xp)
     out = {}
@@ -357,7 +357,7 @@ def maximal_cpu_runs(pg, args, bar, name):
     """
     import numba
 
-    from cugraph_match.maximal_matching import handshake_mates_cpu, maximal_mates
+    from cugraph_match.matching.maximal import handshake_mates_cpu, maximal_mates
 
     seed = args.matching_seed
     runs = []
@@ -392,9 +392,9 @@ def maximal_cpu_runs(pg, args, bar, name):
 
 
 def maximal_gpu_runs(pg_gpu, args, xp, sync, bar, name):
-    from cugraph_match._maximal_matching_kernels_gpu import handshake_mates_gpu
-    from cugraph_match.core import to_backend
-    from cugraph_match.maximal_matching import maximal_mates
+    from cugraph_match.matching.handshake_gpu import handshake_mates_gpu
+    from cugraph_match.structure.core import to_backend
+    from cugraph_match.matching.maximal import maximal_mates
 
     seed = args.matching_seed
     runs = []
@@ -595,7 +595,7 @@ def main(argv=None) -> int:
     from tqdm import tqdm
 
     import cugraph_match
-    from cugraph_match.core import gpu_available, prepare_graph, weight_keys
+    from cugraph_match.structure.core import gpu_available, prepare_graph, weight_keys
 
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     args.handshake_threads = [min(max(t, 1), numba.config.NUMBA_NUM_THREADS)

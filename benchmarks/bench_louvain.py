@@ -211,7 +211,7 @@ def peer_edges(g):
 
 def record(code: str, times, membership, g, q_own, resolution: float, params=None,
            threads=None) -> dict:
-    from cugraph_match.modularity import modularity_of
+    from cugraph_match.community.modularity import modularity_of
 
     membership = np.asarray(membership, dtype=np.int64)
     if membership.shape != (g.n,) or (g.n and membership.min() < 0):
@@ -233,7 +233,7 @@ def record(code: str, times, membership, g, q_own, resolution: float, params=Non
 
 
 def our_cpu_runs(g, backend, args, bar, name, numba_threads) -> list:
-    from cugraph_match.louvain import louvain_communities
+    from cugraph_match.community.louvain import louvain_communities
 
     out = []
     variants = [(OURS, True)] + ([] if args.no_variant else [(f"{OURS}[refine=False]", False)])
@@ -268,8 +268,8 @@ def our_gpu_run(edges_df, args, bar, name, host_g) -> tuple[float, dict]:
     """GPU graph preparation (timed) and ``louvain_communities`` on the device."""
     import cupy
 
-    from cugraph_match.core import canonical_graph, read_edges, to_backend
-    from cugraph_match.louvain import louvain_communities
+    from cugraph_match.structure.core import canonical_graph, read_edges, to_backend
+    from cugraph_match.community.louvain import louvain_communities
 
     sync = cupy.cuda.Device().synchronize
     bar.set_postfix_str(f"{name}: GPU graph")
@@ -651,7 +651,7 @@ def main(argv=None) -> int:
     from tqdm import tqdm
 
     import cugraph_match
-    from cugraph_match.core import canonical_graph, gpu_available, read_edges
+    from cugraph_match.structure.core import canonical_graph, gpu_available, read_edges
 
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     use_gpu = args.gpu == "auto" and gpu_available()

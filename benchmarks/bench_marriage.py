@@ -96,11 +96,11 @@ def best_of(fn, repeat, sync):
 
 def easy_runs(n, args, backends, sync):
     import cugraph_match as cm
-    from cugraph_match.b_marriage import run_b_marriage
-    from cugraph_match.core import to_backend
+    from cugraph_match.marriage.b_marriage import run_b_marriage
+    from cugraph_match.structure.core import to_backend
     from cugraph_match.datasets import stable_marriage_instance
-    from cugraph_match.preferences import LEVEL_BIAS, mates_from_held, prepare_preferences
-    from cugraph_match.stable_marriage import run_proposals
+    from cugraph_match.marriage.preferences import LEVEL_BIAS, mates_from_held, prepare_preferences
+    from cugraph_match.marriage.stable_marriage import run_proposals
 
     t0 = time.perf_counter()
     pp, ap = stable_marriage_instance(n, "easy", seed=args.seed)
@@ -188,10 +188,10 @@ def easy_runs(n, args, backends, sync):
 
 def hard_runs(n, args, backends, sync):
     import cugraph_match as cm
-    from cugraph_match.core import to_backend
+    from cugraph_match.structure.core import to_backend
     from cugraph_match.datasets import stable_marriage_instance, stable_marriage_master_lists
-    from cugraph_match.preferences import master_layout, mates_from_held
-    from cugraph_match.stable_marriage import run_proposals
+    from cugraph_match.marriage.preferences import master_layout, mates_from_held
+    from cugraph_match.marriage.stable_marriage import run_proposals
 
     p_order, a_order = stable_marriage_master_lists(n, seed=args.seed)
     expected = np.empty(n, dtype=np.int64)
@@ -362,7 +362,7 @@ def main(argv=None) -> int:
     import numba
 
     import cugraph_match
-    from cugraph_match.core import gpu_available, resolve_backend
+    from cugraph_match.structure.core import gpu_available, resolve_backend
 
     use_gpu = args.gpu == "auto" and gpu_available()
     backends = [("cpu", resolve_backend("cpu"))]

@@ -262,8 +262,8 @@ def run_record(algorithm: str, times, mate, num_edges, stats, params=None) -> di
 
 
 def our_cpu_runs(pg, keys, repeat, bar, name):
-    from cugraph_match._locally_dominant_kernels_cpu import locally_dominant_mates
-    from cugraph_match._suitor_kernels_cpu import mates_from_offers_cpu, suitor_offers
+    from cugraph_match.matching.locally_dominant_cpu import locally_dominant_mates
+    from cugraph_match.matching.suitor_cpu import mates_from_offers_cpu, suitor_offers
 
     out = []
     bar.set_postfix_str(f"{name}: suitor-cpu")
@@ -290,9 +290,9 @@ def our_cpu_runs(pg, keys, repeat, bar, name):
 
 def our_gpu_runs(edges, args, repeat, bar, name, xp, sync, ref):
     """GPU CSR build (timed) and the GPU kernels; mates are copied to the host."""
-    from cugraph_match._locally_dominant_kernels_gpu import locally_dominant_mates_gpu
-    from cugraph_match._suitor_kernels_gpu import suitor_offers_gpu
-    from cugraph_match.core import mates_from_offers, prepare_graph, to_backend, weight_keys
+    from cugraph_match.matching.locally_dominant_gpu import locally_dominant_mates_gpu
+    from cugraph_match.matching.suitor_gpu import suitor_offers_gpu
+    from cugraph_match.structure.core import mates_from_offers, prepare_graph, to_backend, weight_keys
 
     bar.set_postfix_str(f"{name}: GPU CSR")
     sync()
@@ -520,7 +520,7 @@ def main(argv=None) -> int:
     from tqdm import tqdm
 
     import cugraph_match
-    from cugraph_match.core import gpu_available, prepare_graph, weight_keys
+    from cugraph_match.structure.core import gpu_available, prepare_graph, weight_keys
 
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     use_gpu = args.gpu == "auto" and gpu_available()

@@ -1,18 +1,18 @@
-"""cugraph_match: matching algorithms for RAPIDS graph workflows, on the GPU and the CPU."""
+"""cugraph_match: matching algorithms for RAPIDS graph workflows, on the GPU and the CPU.
+
+The package is laid out in wings, as cuGraph's is: ``structure`` (shared
+plumbing), ``matching``, ``community`` and ``marriage`` (one folder per
+family, each algorithm beside its kernels) and ``datasets``.
+"""
 
 from . import datasets
-from .b_marriage import b_marriage
-from .b_suitor import b_suitor_matching
-from .coarsen import coarsen, coarsen_hierarchy
-from .core import gpu_available
-from .locally_dominant import locally_dominant_matching
-from .louvain import louvain
-from .matching import is_matching, matching_weight
-from .maximal_matching import maximal_matching
-from .modularity import modularity
-from .popular_matching import popular_matching
-from .stable_marriage import blocking_pairs, stable_marriage, stable_marriage_master_lists
-from .suitor import suitor_matching
+from .community import louvain, modularity
+from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marriage,
+                       stable_marriage_master_lists)
+from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
+                       locally_dominant_matching, matching_weight, maximal_matching,
+                       suitor_matching)
+from .structure.core import gpu_available
 
 __all__ = [
     "b_marriage",

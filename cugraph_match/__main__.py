@@ -7,10 +7,10 @@ import sys
 import time
 
 from . import datasets
-from .core import prepare_graph, resolve_backend
-from .locally_dominant import locally_dominant_matching
-from .matching import matches_prepared, matching_weight
-from .suitor import suitor_matching
+from .structure.core import prepare_graph, resolve_backend
+from .matching.locally_dominant import locally_dominant_matching
+from .matching.properties import matches_prepared, matching_weight
+from .matching.suitor import suitor_matching
 
 ALGORITHMS = {"suitor": suitor_matching, "locally_dominant": locally_dominant_matching}
 

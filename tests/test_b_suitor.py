@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cugraph_match as cm
-from cugraph_match.b_suitor import b_suitor_pairs, capacities
-from cugraph_match.core import prepare_graph, weight_keys
+from cugraph_match.matching.b_suitor import b_suitor_pairs, capacities
+from cugraph_match.structure.core import prepare_graph, weight_keys
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, brute_force_max_b_matching, greedy_b_matching
 from strategies import edge_frames

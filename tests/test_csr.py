@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cugraph_match.core import build_csr, build_csr_sorted
+from cugraph_match.structure.core import build_csr, build_csr_sorted
 
 
 @settings(max_examples=200, deadline=None)
@@ -39,8 +39,8 @@ def test_numba_builder_equals_sorting_builder(n, data, dtype):
 @settings(max_examples=200, deadline=None)
 @given(n=st.integers(1, 40), data=st.data())
 def test_mates_from_offers_host_kernel_equals_array_version(n, data):
-    from cugraph_match._suitor_kernels_cpu import mates_from_offers_cpu
-    from cugraph_match.core import mates_from_offers
+    from cugraph_match.matching.suitor_cpu import mates_from_offers_cpu
+    from cugraph_match.structure.core import mates_from_offers
 
     suitors = data.draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n))
     keys = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n))
@@ -51,8 +51,8 @@ def test_mates_from_offers_host_kernel_equals_array_version(n, data):
 @settings(max_examples=100, deadline=None)
 @given(n=st.integers(1, 30), data=st.data())
 def test_mate_weights_host_kernel_equals_array_version(n, data):
-    from cugraph_match._csr_cpu import mate_weights_cpu
-    from cugraph_match.core import mate_weights_by_rows
+    from cugraph_match.structure.csr_cpu import mate_weights_cpu
+    from cugraph_match.structure.core import mate_weights_by_rows
 
     m = data.draw(st.integers(0, 60))
     u = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), dtype=np.int64)

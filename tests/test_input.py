@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cugraph_match as cm
-from cugraph_match import core
-from cugraph_match.core import index_dtype, prepare_graph, weight_keys
+from cugraph_match.structure import core
+from cugraph_match.structure.core import index_dtype, prepare_graph, weight_keys
 
 ALGORITHMS = {
     "suitor": cm.suitor_matching,

@@ -31,8 +31,8 @@ def layouts():
 
 
 def _signatures():
-    from cugraph_match import _b_marriage_kernels_gpu as B
-    from cugraph_match import _stable_marriage_kernels_gpu as S
+    from cugraph_match.marriage import b_marriage_gpu as B
+    from cugraph_match.marriage import stable_marriage_gpu as S
 
     for lay in layouts():
         yield S.mcvitie_wilson_kernel, f"({lay}, {I64}, {I64}, {I64}, int64, int64, int64)"
@@ -56,7 +56,7 @@ def test_kernel_compiles_for_sm90(compile_ptx, kernel, signature):
 
 
 def test_mcvitie_wilson_design_in_ptx(compile_ptx):
-    from cugraph_match._stable_marriage_kernels_gpu import mcvitie_wilson_kernel
+    from cugraph_match.marriage.stable_marriage_gpu import mcvitie_wilson_kernel
 
     lay = next(layouts())
     ptx = compile_ptx(mcvitie_wilson_kernel, f"({lay}, {I64}, {I64}, {I64}, int64, int64, int64)")
@@ -69,7 +69,7 @@ def test_mcvitie_wilson_design_in_ptx(compile_ptx):
 
 
 def test_b_marriage_design_in_ptx(compile_ptx):
-    from cugraph_match._b_marriage_kernels_gpu import b_marriage_kernel
+    from cugraph_match.marriage.b_marriage_gpu import b_marriage_kernel
 
     lay = next(layouts())
     ptx = compile_ptx(b_marriage_kernel, f"({lay}, {I64}, {I64}, {I64}, {I64}, {I64}, {I64}, "

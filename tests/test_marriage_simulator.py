@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 import cugraph_match as cm
 import marriage_oracle as O
-from cugraph_match.b_marriage import run_b_marriage
-from cugraph_match.core import resolve_backend
+from cugraph_match.marriage.b_marriage import run_b_marriage
+from cugraph_match.structure.core import resolve_backend
 from cugraph_match.datasets import stable_marriage_instance, stable_marriage_master_lists
-from cugraph_match.preferences import master_layout, prepare_preferences
-from cugraph_match.stable_marriage import run_proposals
+from cugraph_match.marriage.preferences import master_layout, prepare_preferences
+from cugraph_match.marriage.stable_marriage import run_proposals
 
 pytestmark = pytest.mark.cudasim
 

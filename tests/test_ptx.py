@@ -22,11 +22,11 @@ U32, U64 = "uint32[::1]", "uint64[::1]"
 
 
 def _signatures():
-    from cugraph_match import _b_suitor_kernels_gpu as bsuitor
-    from cugraph_match import _locally_dominant_kernels_gpu as ld
-    from cugraph_match import _louvain_kernels_gpu as louvain
-    from cugraph_match import _maximal_matching_kernels_gpu as handshake
-    from cugraph_match import _suitor_kernels_gpu as suitor
+    from cugraph_match.matching import b_suitor_gpu as bsuitor
+    from cugraph_match.matching import locally_dominant_gpu as ld
+    from cugraph_match.community import louvain_gpu as louvain
+    from cugraph_match.matching import handshake_gpu as handshake
+    from cugraph_match.matching import suitor_gpu as suitor
 
     for index in (I32, I64):
         for offset in (I32, I64):
@@ -101,7 +101,7 @@ def test_kernel_compiles_for_sm90(compile_ptx, kernel, signature):
 
 
 def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
-    from cugraph_match._suitor_kernels_gpu import suitor_kernel
+    from cugraph_match.matching.suitor_gpu import suitor_kernel
 
     ptx = compile_ptx(suitor_kernel, f"({I32}, {I32}, {U32}, {U64}, {I64}, int64, int64)")
     assert "atom.global.max.u64" in ptx  # the lock-free proposal
@@ -111,7 +111,7 @@ def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
 
 
 def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
-    from cugraph_match._b_suitor_kernels_gpu import b_suitor_kernel
+    from cugraph_match.matching.b_suitor_gpu import b_suitor_kernel
 
     ptx = compile_ptx(b_suitor_kernel, f"({I32}, {I32}, {U32}, {I64}, {U64}, {I64}, {U64}, "
                                        f"int32[::1], int64, int64)")
@@ -124,7 +124,7 @@ def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
 
 
 def test_handshake_kernels_use_no_atomics(compile_ptx):
-    from cugraph_match import _maximal_matching_kernels_gpu as handshake
+    from cugraph_match.matching import handshake_gpu as handshake
 
     for kernel, sig in [
         (handshake.propose_kernel,
@@ -137,7 +137,7 @@ def test_handshake_kernels_use_no_atomics(compile_ptx):
 
 
 def test_louvain_hashes_with_cas_and_atomic_adds(compile_ptx):
-    from cugraph_match import _louvain_kernels_gpu as louvain
+    from cugraph_match.community import louvain_gpu as louvain
 
     shared = compile_ptx(louvain.move_shared_kernel, _louvain_shared_sig(I32, I32))
     assert "atom.shared.cas.b64" in shared  # claim a slot of the shared-memory table

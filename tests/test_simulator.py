@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import cugraph_match as cm
-from cugraph_match.core import resolve_backend
+from cugraph_match.structure.core import resolve_backend
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching
 from strategies import edge_frames, multigraphs_with_isolated

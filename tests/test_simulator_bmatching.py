@@ -57,9 +57,9 @@ def test_b_suitor_kernel_hypothesis(edges, b, heap_above):
 
 
 def test_pair_extraction_paths_agree():
-    from cugraph_match._b_suitor_kernels_cpu import b_suitor_slots, matched_pairs_cpu
-    from cugraph_match._b_suitor_kernels_gpu import matched_pairs_sorted
-    from cugraph_match.core import prepare_graph, weight_keys
+    from cugraph_match.matching.b_suitor_cpu import b_suitor_slots, matched_pairs_cpu
+    from cugraph_match.matching.b_suitor_gpu import matched_pairs_sorted
+    from cugraph_match.structure.core import prepare_graph, weight_keys
 
     pg = prepare_graph(cm.datasets.load("netscience"), backend="cpu")
     degree = np.diff(pg.offsets)

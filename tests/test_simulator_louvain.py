@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import cugraph_match as cm
-from cugraph_match.core import build_csr, canonical_graph, read_edges
+from cugraph_match.structure.core import build_csr, canonical_graph, read_edges
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA
 
@@ -46,7 +46,7 @@ def hub_graph(leaves=400):
 def test_each_bucket_kernel_decides_like_the_reference(graph):
     """One launch per bucket from a random partition, against plain Python.
     Integer weights keep the atomic float sums exact, so ties compare exactly."""
-    from cugraph_match import _louvain_kernels_gpu as gpu
+    from cugraph_match.community import louvain_gpu as gpu
 
     if graph == "lesmis":
         edges = cm.datasets.load("lesmis")
@@ -93,7 +93,7 @@ def test_each_bucket_kernel_decides_like_the_reference(graph):
 
 
 def test_commit_admits_movers_while_they_still_gain():
-    from cugraph_match._louvain_kernels_gpu import _commit
+    from cugraph_match.community.louvain_gpu import _commit
 
     # four vertices of degree 2 all choose community 9 with improvements 3, 2, 1, 0.5;
     # two_m = 8, γ = 1: mover i still gains iff improvement > 2 * (2 * i) / 8 = i / 2
@@ -134,7 +134,7 @@ def test_gpu_louvain_hub_graph_uses_the_global_bucket():
 
 
 def test_primes_and_buckets():
-    from cugraph_match import _louvain_kernels_gpu as gpu
+    from cugraph_match.community import louvain_gpu as gpu
 
     assert gpu._primes_above(np.array([1.5 * 4, 1.5 * 8, 1.5 * 84, 1.5 * 319, 13]), np).tolist() \
         == [7, 13, 127, 479, 17]
@@ -149,8 +149,8 @@ def test_primes_and_buckets():
 def test_contraction_kernels_equal_the_sort_based_contraction(graph, groups):
     """The paper's hashing CONTRACT (all three community buckets: a warp, a block,
     a block with a global table) against ``core.contract_graph``."""
-    from cugraph_match._louvain_kernels_gpu import contract_gpu
-    from cugraph_match.core import contract_graph
+    from cugraph_match.community.louvain_gpu import contract_gpu
+    from cugraph_match.structure.core import contract_graph
 
     if graph == "lesmis":
         edges = cm.datasets.load("lesmis")

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 import cugraph_match as cm
 import marriage_oracle as O
-from cugraph_match.b_marriage import run_b_marriage
-from cugraph_match.core import resolve_backend
+from cugraph_match.marriage.b_marriage import run_b_marriage
+from cugraph_match.structure.core import resolve_backend
 from cugraph_match.datasets import stable_marriage_instance, stable_marriage_master_lists
-from cugraph_match.preferences import build_preferences_sorted, capacities, prepare_preferences
-from cugraph_match.stable_marriage import run_proposals
+from cugraph_match.marriage.preferences import build_preferences_sorted, capacities, prepare_preferences
+from cugraph_match.marriage.stable_marriage import run_proposals
 from oracle import greedy_matching
 
 CPU = {"backend": "cpu"}
@@ -120,7 +120,7 @@ def test_master_lists_closed_form_and_frame_api(n):
         mate = cm.stable_marriage_master_lists(p_order, a_order, algorithm, **CPU)
         assert (mate == expected).all()
         # both layouts consider exactly n(n+1)/2 entries
-        from cugraph_match.preferences import master_layout
+        from cugraph_match.marriage.preferences import master_layout
 
         for layout in (master_layout(p_order, a_order, np), prep.layout()):
             _, nxt = run_proposals(layout, be, algorithm)
@@ -195,7 +195,7 @@ def test_builders_report_the_same_first_duplicate(case, which, seed):
 
 def _prepare_sorted(pp, ap):
     """prepare_preferences, but with the sorting builder on NumPy (the GPU path)."""
-    import cugraph_match.preferences as prefs
+    import cugraph_match.marriage.preferences as prefs
 
     real = prefs.resolve_backend
     try:
@@ -319,7 +319,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="backend must be"):
         cm.stable_marriage(pp, ap, backend="tpu")
     with pytest.raises(ValueError, match="threads_per_block must be a multiple of 32"):
-        from cugraph_match._stable_marriage_kernels_gpu import check_launch
+        from cugraph_match.marriage.stable_marriage_gpu import check_launch
 
         check_launch(48, 4)
     with pytest.raises(ValueError, match="solo_entries must be non-negative"):

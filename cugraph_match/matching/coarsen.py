@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, Backend, PreparedGraph, WeightedGraph, _host_or_device, _plain,
+from ..structure.core import (DEFAULT_WEIGHT, Backend, PreparedGraph, WeightedGraph, _host_or_device, _plain,
                    build_csr, canonical_graph, contract_graph, internal_ids, read_edges,
                    require_unique_ids, require_vertex_frame, to_backend)
-from .maximal_matching import METHODS, maximal_mates
+from .maximal import METHODS, maximal_mates
 
 
 def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",

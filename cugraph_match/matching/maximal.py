@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import DEFAULT_WEIGHT, PreparedGraph, matching_frame, prepare_graph
+from ..structure.core import DEFAULT_WEIGHT, PreparedGraph, matching_frame, prepare_graph
 
 METHODS = ("handshake", "suitor")
 
@@ -95,7 +95,7 @@ def maximal_mates(pg: PreparedGraph, method: str, weighted: bool, seed: int,
 
         return suitor_mates(pg)
     if pg.backend.name == "gpu":
-        from ._maximal_matching_kernels_gpu import handshake_mates_gpu
+        from .handshake_gpu import handshake_mates_gpu
 
         mate, _ = handshake_mates_gpu(pg.offsets, pg.indices, xp, weighted, int(seed), max_rounds,
                                       low_degree=low_degree_first)
@@ -108,8 +108,8 @@ def maximal_mates(pg: PreparedGraph, method: str, weighted: bool, seed: int,
 def handshake_mates_cpu(offsets, indices, weighted: bool, seed: int, max_rounds: int,
                         low_degree: bool = True):
     """The CPU rounds (``_maximal_matching_kernels_cpu``); returns ``mate`` and the round count."""
-    from ._handshake_hash import round_keys
-    from ._maximal_matching_kernels_cpu import NONE, match, propose, respond
+    from .handshake_hash import round_keys
+    from .handshake_cpu import NONE, match, propose, respond
 
     n = offsets.shape[0] - 1
     mate = np.full(n, -1, dtype=np.int64)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, require_vertex_frame, to_backend
+from ..structure.core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, require_vertex_frame, to_backend
 
 
 def matching_weight(matching) -> float:

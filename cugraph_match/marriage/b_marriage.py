@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import row_ids
+from ..structure.core import row_ids
 from .preferences import (ACCEPTOR, PROPOSER, RANK, SENTINEL, Layout, capacities, pair_frame,
                           prepare_preferences)
 from .stable_marriage import _check_algorithm, run_proposals
@@ -37,7 +37,7 @@ def run_b_marriage(layout: Layout, backend, proposer_capacity, acceptor_capacity
     slot_off = xp.zeros(layout.n_acceptors + 1, dtype=np.int64)
     slot_off[1:] = xp.cumsum(cap)
     if backend.name == "gpu":
-        from ._b_marriage_kernels_gpu import b_propose_gpu
+        from .b_marriage_gpu import b_propose_gpu
 
         copy_off = xp.zeros(layout.n_proposers + 1, dtype=np.int64)
         copy_off[1:] = xp.cumsum(copies)
@@ -46,7 +46,7 @@ def run_b_marriage(layout: Layout, backend, proposer_capacity, acceptor_capacity
                                    solo_entries)
         nxt = xp.minimum(nxt, layout.list_lengths(xp))
     else:
-        from . import _b_marriage_kernels_cpu as K
+        from . import b_marriage_cpu as K
 
         kernel = K.b_mcvitie_wilson if algorithm == "mcvitie_wilson" else K.b_gale_shapley
         slots, nxt = kernel(*layout.args(), slot_off, cap, copies, layout.n_proposers)

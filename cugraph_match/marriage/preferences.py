@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .core import (Backend, _common_integer_ids, _frame_library, _host_or_device, _nullable,
+from ..structure.core import (Backend, _common_integer_ids, _frame_library, _host_or_device, _nullable,
                    _series_values, index_dtype, resolve_backend, to_backend)
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
@@ -332,7 +332,7 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
     sides = (("proposer_prefs", proposer_prefs, proposer, acceptor, "proposer", "acceptor"),
              ("acceptor_prefs", acceptor_prefs, acceptor, proposer, "acceptor", "proposer"))
     if be.name == "cpu":
-        from ._preferences_cpu import build_preferences_cpu
+        from .preferences_cpu import build_preferences_cpu
 
         built = build_preferences_cpu(pp, pa, pr, ap, aa, ar, n_p, n_a)
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import DEFAULT_WEIGHT, matching_frame, prepare_graph
+from ..structure.core import DEFAULT_WEIGHT, matching_frame, prepare_graph
 
 
 def locally_dominant_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -41,12 +41,12 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     pg = prepare_graph(graph, source, destination, weight, backend)
     # Rows arrive in preference order, so the kernels need no weight keys.
     if pg.backend.name == "gpu":
-        from ._locally_dominant_kernels_gpu import locally_dominant_mates_gpu
+        from .locally_dominant_gpu import locally_dominant_mates_gpu
 
         mate, _ = locally_dominant_mates_gpu(pg.offsets, pg.indices, pg.backend.xp,
                                              threads_per_block=threads_per_block)
     else:
-        from ._locally_dominant_kernels_cpu import locally_dominant_mates
+        from .locally_dominant_cpu import locally_dominant_mates
 
         mate, _ = locally_dominant_mates(pg.offsets, pg.indices)
     return matching_frame(pg, mate)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids,
+from ..structure.core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids,
                    prepare_graph, require_unique_ids, require_vertex_frame, to_backend, weight_keys,
                    weights_of_keys)
 
@@ -96,12 +96,12 @@ def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, e
     slot_start = xp.zeros(pg.num_vertices + 1, dtype=np.int64)
     slot_start[1:] = xp.cumsum(xp.minimum(cap, degree))
     if pg.backend.name == "gpu":
-        from ._b_suitor_kernels_gpu import b_suitor_slots_gpu, matched_pairs_sorted
+        from .b_suitor_gpu import b_suitor_slots_gpu, matched_pairs_sorted
 
         slots = b_suitor_slots_gpu(pg.offsets, pg.indices, keys, slot_start, xp,
                                    threads_per_block=threads_per_block, heap_above=heap_above)
         return matched_pairs_sorted(slots, slot_start, xp)
-    from ._b_suitor_kernels_cpu import b_suitor_slots, matched_pairs_cpu
+    from .b_suitor_cpu import b_suitor_slots, matched_pairs_cpu
 
     slots = b_suitor_slots(pg.offsets, pg.indices, keys, slot_start, eager)
     return matched_pairs_cpu(slots, slot_start)

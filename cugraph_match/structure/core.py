@@ -486,7 +486,7 @@ def build_csr(u, v, w, n: int, xp):
     device sorts.
     """
     if xp is np:
-        from ._csr_cpu import build_csr_cpu
+        from .csr_cpu import build_csr_cpu
 
         return build_csr_cpu(np.ascontiguousarray(u), np.ascontiguousarray(v),
                              np.ascontiguousarray(w), n, index_dtype)
@@ -573,7 +573,7 @@ def unordered_csr(graph: WeightedGraph, xp):
     in no particular order: for algorithms that do not walk rows by preference
     (Louvain), which so skip :func:`build_csr`'s per-row sorts."""
     if xp is np:
-        from ._csr_cpu import _scatter_by_row
+        from .csr_cpu import _scatter_by_row
 
         offsets, indices, weights = _scatter_by_row(graph.lo, graph.hi, graph.w, graph.n)
     else:
@@ -741,7 +741,7 @@ def row_ids(offsets, xp):
 def mate_weights(pg: PreparedGraph, mate):
     """Weight of the edge (v, mate[v]) for every vertex (NaN when unmatched)."""
     if pg.backend.xp is np:
-        from ._csr_cpu import mate_weights_cpu
+        from .csr_cpu import mate_weights_cpu
 
         return mate_weights_cpu(pg.offsets, pg.indices, pg.weights, mate)
     return mate_weights_by_rows(pg.offsets, pg.indices, pg.weights, mate, pg.backend.xp)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, uint64
 
-from ._handshake_hash import BLUE_BELOW, mix64, round_keys
+from .handshake_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
 

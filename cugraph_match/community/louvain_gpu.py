@@ -45,7 +45,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
-from .core import WeightedGraph
+from ..structure.core import WeightedGraph
 from .modularity import modularity_of
 
 BLOCK = 128

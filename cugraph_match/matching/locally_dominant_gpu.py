@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32
 
-from ._suitor_kernels_gpu import FULL_MASK, WARP
+from .suitor_gpu import FULL_MASK, WARP
 
 MATCHED, NEXT = 0, 1  # slots of the counters array
 

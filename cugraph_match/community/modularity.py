@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, RenumberedEdges, WeightedGraph, _plain, canonical_graph,
+from ..structure.core import (DEFAULT_WEIGHT, RenumberedEdges, WeightedGraph, _plain, canonical_graph,
                    internal_ids, read_edges, require_undirected, require_unique_ids,
                    require_vertex_frame, to_backend)
 

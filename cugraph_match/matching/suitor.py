@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import (DEFAULT_WEIGHT, PreparedGraph, mates_from_offers, matching_frame, prepare_graph,
+from ..structure.core import (DEFAULT_WEIGHT, PreparedGraph, mates_from_offers, matching_frame, prepare_graph,
                    weight_keys)
 
 
@@ -72,12 +72,12 @@ def suitor_mates(pg: PreparedGraph, vertices_per_warp: int = 8, threads_per_bloc
     xp = pg.backend.xp
     keys = weight_keys(pg.weights, xp)
     if pg.backend.name == "gpu":
-        from ._suitor_kernels_gpu import suitor_offers_gpu
+        from .suitor_gpu import suitor_offers_gpu
 
         offer = suitor_offers_gpu(pg.offsets, pg.indices, keys, xp,
                                   vertices_per_warp=vertices_per_warp,
                                   threads_per_block=threads_per_block)
         return mates_from_offers(offer, xp)
-    from ._suitor_kernels_cpu import mates_from_offers_cpu, suitor_offers
+    from .suitor_cpu import mates_from_offers_cpu, suitor_offers
 
     return mates_from_offers_cpu(suitor_offers(pg.offsets, pg.indices, keys))

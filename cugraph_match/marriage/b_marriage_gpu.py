@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-from ._stable_marriage_kernels_gpu import (FULL_MASK, SENTINEL, check_launch, resident_blocks,
+from .stable_marriage_gpu import (FULL_MASK, SENTINEL, check_launch, resident_blocks,
                                           take_work)
 
 _NONE = int64(-1)

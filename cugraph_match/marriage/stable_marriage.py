@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import _frame_library, resolve_backend, row_ids
+from ..structure.core import _frame_library, resolve_backend, row_ids
 from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,
                           mates_from_held, pair_frame, prepare_preferences)
 
@@ -32,11 +32,11 @@ def run_proposals(layout: Layout, backend, algorithm: str = "mcvitie_wilson", ma
     """
     _check_algorithm(algorithm)
     if backend.name == "gpu":
-        from ._stable_marriage_kernels_gpu import propose_gpu
+        from .stable_marriage_gpu import propose_gpu
 
         return propose_gpu(layout, backend.xp, algorithm, max_level, threads_per_block,
                            solo_entries)
-    from . import _stable_marriage_kernels_cpu as K
+    from . import stable_marriage_cpu as K
 
     kernel = K.mcvitie_wilson if algorithm == "mcvitie_wilson" else K.gale_shapley
     return kernel(*layout.args(), layout.n_proposers, layout.n_acceptors, max_level)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import (DEFAULT_WEIGHT, WeightedGraph, _host_or_device, canonical_graph, contract_graph,
+from ..structure.core import (DEFAULT_WEIGHT, WeightedGraph, _host_or_device, canonical_graph, contract_graph,
                    read_edges, require_undirected, unordered_csr)
 from .modularity import _check_resolution, modularity_of
 
@@ -128,7 +128,7 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
                                    xp.arange(level_graph.n, dtype=np.int64), resolution, limit,
                                    backend, [seed, level])
         if backend.name == "gpu":
-            from ._louvain_kernels_gpu import contract_gpu
+            from .louvain_gpu import contract_gpu
 
             coarse, level_community = contract_gpu(*csr, level_graph.loop, moved, xp)
             k = coarse.n
@@ -159,11 +159,11 @@ def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed
     visiting order."""
     offsets, indices, weights = csr
     if backend.name == "gpu":
-        from ._louvain_kernels_gpu import move_phase_gpu
+        from .louvain_gpu import move_phase_gpu
 
         return move_phase_gpu(offsets, indices, weights, loop, community, resolution,
                               threshold, MAX_PASSES, backend.xp)
-    from ._louvain_kernels_cpu import move_phase
+    from .louvain_cpu import move_phase
 
     order = np.random.default_rng(order_seed).permutation(loop.shape[0])
     q, _ = move_phase(offsets, indices, weights, loop, community, resolution, threshold,

@@ -12,7 +12,7 @@ live (unmatched, with live neighbours), -2 once dead, else v's mate;
 import numpy as np
 from numba import njit, prange
 
-from ._handshake_hash import BLUE_BELOW, mix64
+from .handshake_hash import BLUE_BELOW, mix64
 
 NONE, DEAD = -1, -2
 
