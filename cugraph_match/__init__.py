@@ -12,9 +12,11 @@ from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marr
 from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
                        locally_dominant_matching, matching_weight, maximal_matching,
                        suitor_matching)
-from .structure.core import gpu_available
+from .structure.backend import gpu_available
+from .structure.graph import Graph
 
 __all__ = [
+    "Graph",
     "b_marriage",
     "b_suitor_matching",
     "blocking_pairs",

@@ -7,7 +7,8 @@ import sys
 import time
 
 from . import datasets
-from .structure.core import prepare_graph, resolve_backend
+from .structure.backend import resolve_backend
+from .structure.graph import Graph
 from .matching.locally_dominant import locally_dominant_matching
 from .matching.properties import matches_prepared, matching_weight
 from .matching.suitor import suitor_matching
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     matching = algorithm(edges, backend=args.backend)
     elapsed = time.perf_counter() - start
-    graph = prepare_graph(edges, backend="cpu")  # for the counts and the validity check
+    graph = Graph(edges, backend="cpu")  # for the counts and the validity check
     pairs = int(matching["mate"].notna().sum()) // 2
     valid = matches_prepared(graph, matching, maximal=True)
     where = backend.name + (" (CUDA simulator)" if backend.simulated else "")

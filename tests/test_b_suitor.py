@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import cugraph_match as cm
 from cugraph_match.matching.b_suitor import b_suitor_pairs, capacities
-from cugraph_match.structure.core import prepare_graph, weight_keys
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, brute_force_max_b_matching, greedy_b_matching
 from strategies import edge_frames
@@ -58,11 +57,10 @@ def test_equals_greedy_b_matching(case):
 @given(case=graphs_with_capacities())
 def test_eager_and_delayed_reproposal_agree(case):
     edges, b = case
-    pg = prepare_graph(edges, backend="cpu")
+    pg = cm.Graph(edges, backend="cpu")
     cap = capacities(pg, edges, as_argument(b))
-    keys = weight_keys(pg.weights, np)
-    eager = b_suitor_pairs(pg, cap, keys, eager=True)
-    delayed = b_suitor_pairs(pg, cap, keys, eager=False)
+    eager = b_suitor_pairs(pg, cap, eager=True)
+    delayed = b_suitor_pairs(pg, cap, eager=False)
     for x, y in zip(eager, delayed):
         np.testing.assert_array_equal(x, y)
 

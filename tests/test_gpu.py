@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import cugraph_match as cm
-from cugraph_match.structure.core import gpu_available
+from cugraph_match.structure.backend import gpu_available
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching
 

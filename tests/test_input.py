@@ -1,5 +1,5 @@
 """Input handling: every input kind, the graph semantics, validation, output format,
-``prepare_graph``/``weight_keys``, backend selection, and the ``is_matching`` /
+``cm.Graph`` and its rows and edge keys, backend selection, and the ``is_matching`` /
 ``matching_weight`` checkers.
 
 All expected matchings below are worked out by hand from the greedy rule:
@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cugraph_match as cm
-from cugraph_match.structure import core
-from cugraph_match.structure.core import index_dtype, prepare_graph, weight_keys
+from cugraph_match.structure import backend as core
+from cugraph_match.structure.edges import index_dtype
 
 ALGORITHMS = {
     "suitor": cm.suitor_matching,
@@ -675,68 +675,76 @@ def test_auto_backend_without_gpu_is_cpu(algorithm, monkeypatch):
 
 
 # --------------------------------------------------------------------------
-# prepare_graph
+# cm.Graph: semantics, dtypes, rows in preference order, edge keys
 # --------------------------------------------------------------------------
 
 
-def _rows(pg):
-    """{row label: [(neighbour label, weight), ...]} in CSR order."""
-    labels = list(pg.labels)
+def _rows(g):
+    """{row label: [(neighbour label, weight), ...]} in preference-row order."""
+    labels = list(g.labels)
+    pref = g.preference_csr()
+    weights = pref.weights(pref.keys.astype(np.int64), np)
     out = {}
     for i, label in enumerate(labels):
-        lo, hi = int(pg.offsets[i]), int(pg.offsets[i + 1])
+        lo, hi = int(pref.offsets[i]), int(pref.offsets[i + 1])
         out[label] = [(labels[int(j)], float(w)) for j, w in
-                      zip(pg.indices[lo:hi], pg.weights[lo:hi])]
+                      zip(pref.indices[lo:hi], weights[lo:hi])]
     return out
 
 
-def test_prepare_graph_csr_semantics():
+def test_graph_semantics_and_preference_rows():
     frame = pd.DataFrame({"src": ["c", "b", "a", "d", "a", "b"],
                           "dst": ["a", "c", "c", "d", "b", "a"],
                           "weight": [1.0, 2.0, 4.0, 9.0, 2.0, 0.5]})
-    pg = prepare_graph(frame, backend="cpu")
-    assert list(pg.labels) == ["a", "b", "c", "d"]   # sorted, self-loop vertex kept
-    assert pg.num_vertices == 4
-    assert pg.num_edges == 3                          # a-c (max 4), b-c, a-b (max 2)
-    assert pg.weighted
+    g = cm.Graph(frame, backend="cpu")
+    assert list(g.labels) == ["a", "b", "c", "d"]   # sorted, self-loop vertex kept
+    assert g.num_vertices == 4
+    assert g.num_edges == 3                          # a-c (max 4), b-c, a-b (max 2)
+    assert g.weighted
     # rows: weight descending, ties to the larger neighbour
-    assert _rows(pg) == {
+    assert _rows(g) == {
         "a": [("c", 4.0), ("b", 2.0)],
         "b": [("c", 2.0), ("a", 2.0)],
         "c": [("a", 4.0), ("b", 2.0)],
         "d": [],
     }
+    # the self-loop d-d is kept apart, for the algorithms that count it
+    assert g.edges.loop.tolist() == [0.0, 0.0, 0.0, 9.0]
 
 
 @pytest.mark.parametrize("weights,dtype,weighted", [
     (np.array([1.0, 2.0], dtype=np.float32), np.float32, True),
     (np.array([1.0, 2.0], dtype=np.float64), np.float64, True),
-    (np.array([1, 2], dtype=np.int32), np.float64, True),
-    (np.array([1, 2], dtype=np.int64), np.float64, True),
-    (np.array([1, 2], dtype=np.uint8), np.float64, True),
-    (None, np.float32, False),
+    (np.array([1, 2], dtype=np.int32), np.int64, True),
+    (np.array([1, 2], dtype=np.int64), np.int64, True),
+    (np.array([1, 2], dtype=np.uint8), np.uint64, True),
+    (None, None, False),
 ])
-def test_prepare_graph_dtypes(weights, dtype, weighted):
+def test_graph_dtypes(weights, dtype, weighted):
     frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2]})
     if weights is not None:
         frame["weight"] = weights
-    pg = prepare_graph(frame, backend="cpu")
-    assert pg.offsets.dtype == np.int32
-    assert pg.indices.dtype == np.int32
-    assert pg.weights.dtype == dtype
-    assert pg.weighted is weighted
+    g = cm.Graph(frame, backend="cpu")
+    pref = g.preference_csr()
+    assert pref.offsets.dtype == np.int32
+    assert pref.indices.dtype == np.int32
+    assert pref.keys.dtype == np.uint32
+    assert g.weighted is weighted
     if weights is None:
-        assert (pg.weights == 1).all()
+        assert g.edges.w is None
+        assert (pref.weights(pref.keys.astype(np.int64), np) == 1).all()
     else:
-        np.testing.assert_array_equal(np.sort(pg.weights), np.sort(np.r_[weights, weights]))
-    assert pg.offsets.tolist() == [0, 1, 3, 4]
+        assert g.edges.w.dtype == dtype
+        np.testing.assert_array_equal(np.sort(g.edges.w), np.sort(weights))
+    assert pref.offsets.tolist() == [0, 1, 3, 4]
+    rows = g.neighbour_csr()
+    assert rows.offsets.tolist() == [0, 1, 3, 4] and rows.indices.tolist() == [1, 0, 2, 1]
 
 
-def test_prepare_graph_weight_none_gives_float32_ones():
+def test_graph_weight_none_is_unweighted():
     frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2], "weight": [3.0, 4.0]})
-    pg = prepare_graph(frame, weight=None, backend="cpu")
-    assert not pg.weighted
-    assert pg.weights.dtype == np.float32 and (pg.weights == 1).all()
+    g = cm.Graph(frame, weight=None, backend="cpu")
+    assert not g.weighted and g.edges.w is None
 
 
 def test_index_dtype_threshold():
@@ -745,18 +753,18 @@ def test_index_dtype_threshold():
     assert index_dtype(2**31) == np.int64
 
 
-def test_prepare_graph_scipy_and_networkx_keep_every_vertex():
-    pg = prepare_graph(sp.csr_matrix((6, 6)), backend="cpu")
-    assert list(pg.labels) == list(range(6)) and pg.num_edges == 0
-    g = nx.Graph()
-    g.add_nodes_from([9, 4])
-    g.add_edge(4, 2)
-    pg = prepare_graph(g, backend="cpu")
-    assert list(pg.labels) == [2, 4, 9] and pg.num_edges == 1
+def test_graph_scipy_and_networkx_keep_every_vertex():
+    g = cm.Graph(sp.csr_matrix((6, 6)), backend="cpu")
+    assert list(g.labels) == list(range(6)) and g.num_edges == 0
+    nxg = nx.Graph()
+    nxg.add_nodes_from([9, 4])
+    nxg.add_edge(4, 2)
+    g = cm.Graph(nxg, backend="cpu")
+    assert list(g.labels) == [2, 4, 9] and g.num_edges == 1
 
 
 # --------------------------------------------------------------------------
-# weight_keys: order-preserving, never 0
+# edge keys: the greedy order, unique, never 0
 # --------------------------------------------------------------------------
 
 
@@ -786,36 +794,51 @@ def tied_weights(draw, dtype):
 
 
 def _check_keys(weights):
-    keys = weight_keys(weights, np)
-    assert keys.dtype == np.uint32
-    assert keys.shape == weights.shape
-    assert (keys != 0).all()
-    assert (keys < 2**31).all()
-    np.testing.assert_array_equal(keys[:, None] < keys[None, :],
-                                  weights[:, None] < weights[None, :])
-    np.testing.assert_array_equal(keys[:, None] == keys[None, :],
-                                  weights[:, None] == weights[None, :])
+    """The edge keys of a path graph carrying ``weights`` follow the greedy order:
+    heavier first, at equal weight the larger (hi, lo) first; unique, 1..m."""
+    m = weights.shape[0]
+    frame = pd.DataFrame({"src": np.arange(m), "dst": np.arange(1, m + 1), "weight": weights})
+    g = cm.Graph(frame, backend="cpu")
+    pref = g.preference_csr()
+    key_of = {}
+    for r in range(g.num_vertices):
+        for j in range(pref.offsets[r], pref.offsets[r + 1]):
+            key_of[(min(r, pref.indices[j]), max(r, pref.indices[j]))] = int(pref.keys[j])
+    assert sorted(key_of.values()) == list(range(1, m + 1))
+    greedy = sorted(range(m), key=lambda i: (weights[i], i + 1, i), reverse=True)
+    assert [key_of[(i, i + 1)] for i in greedy] == list(range(m, 0, -1))
+    # the key maps back to the weight, exactly
+    for (a, b), key in key_of.items():
+        assert pref.weight_of_key[key] == weights[a]
 
 
 @settings(max_examples=200, deadline=None)
 @given(weights=tied_weights(np.float32))
-def test_weight_keys_float32_preserve_order(weights):
+def test_edge_keys_float32_follow_the_greedy_order(weights):
     assert weights.dtype == np.float32
     _check_keys(weights)
 
 
 @settings(max_examples=200, deadline=None)
 @given(weights=tied_weights(np.float64))
-def test_weight_keys_float64_preserve_order(weights):
+def test_edge_keys_float64_follow_the_greedy_order(weights):
     assert weights.dtype == np.float64
     _check_keys(weights)
 
 
-def test_weight_keys_float64_beyond_float32_precision():
-    # distinct as float64, equal once rounded to float32: the keys must still differ
-    w = np.array([1.0, 1.0 + 2**-40, 1.0, 1.0 + 2**-30], dtype=np.float64)
-    keys = weight_keys(w, np)
-    assert keys[0] == keys[2] < keys[1] < keys[3]
+def test_edge_keys_float64_beyond_float32_precision():
+    # distinct as float64, equal once rounded to float32: the order must still see them
+    _check_keys(np.array([1.0, 1.0 + 2**-40, 1.0, 1.0 + 2**-30], dtype=np.float64))
+
+
+def test_integer_weights_order_exactly_beyond_2_53():
+    _check_keys(np.array([2**53, 2**53 + 1, 2**53, 2**53], dtype=np.int64))
+    frame = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3],
+                          "weight": np.array([2**53, 2**53 + 1, 2**53], dtype=np.int64)})
+    for f in ALGORITHMS.values():
+        mate = f(frame, backend="cpu")["mate"]
+        assert mate.isna().tolist() == [True, False, False, True]
+        assert mate.tolist()[1:3] == [2, 1]
 
 
 def test_float64_near_ties_decide_the_matching():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import cugraph_match as cm
-from cugraph_match.structure.core import gpu_available
+from cugraph_match.structure.backend import gpu_available
 from cugraph_match.datasets import stable_marriage_instance, stable_marriage_master_lists
 
 pytestmark = [pytest.mark.gpu,

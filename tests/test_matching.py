@@ -38,6 +38,21 @@ def test_equals_greedy_oracle(algorithm, edges):
     pd.testing.assert_frame_equal(edges, before)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edges=edge_frames())
+def test_row_scanning_suitor_equals_the_pointer_suitor(edges):
+    """The paper's Suitor (whole rows rescanned, rows in any order) and ours
+    (pointer over preference rows) end in the same matching."""
+    from cugraph_match.matching.suitor import suitor_mates
+    from cugraph_match.matching.suitor_cpu import suitor_scan
+
+    g = cm.Graph(edges, backend="cpu")
+    rows = g.neighbour_csr()
+    weights = rows.weights if rows.weights is not None else np.zeros(0, dtype=np.float32)
+    np.testing.assert_array_equal(suitor_scan(rows.offsets, rows.indices, weights),
+                                  suitor_mates(g)[0])
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 @settings(max_examples=80, deadline=None)
 @given(case=multigraphs_with_isolated())

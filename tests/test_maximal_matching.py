@@ -68,16 +68,15 @@ def test_select_rules_with_a_chosen_colouring(weighted):
     red neighbour and red 2 accepts its heaviest proposer; random, a proposal
     goes to some red neighbour and is accepted only from an actual proposer."""
     from cugraph_match.matching.handshake_cpu import match, propose, respond
-    from cugraph_match.structure.core import prepare_graph
 
     edges = pd.DataFrame({"src": [0, 0, 0, 1, 1, 1], "dst": [2, 3, 4, 2, 3, 4],
                           "weight": [5.0, 1.0, 2.0, 7.0, 6.0, 1.0]})
-    pg = prepare_graph(edges, backend="cpu")
+    pg = cm.Graph(edges, backend="cpu").neighbour_csr()
     key, choice = _colour_key_for([0, 1], [2, 3, 4])
     mate = np.full(5, -1, dtype=np.int64)
     request = np.full(5, -1, dtype=np.int64)
-    propose(pg.offsets, pg.indices, mate, request, key, choice, weighted, True)
-    respond(pg.offsets, pg.indices, mate, request, key, choice, weighted, True)
+    propose(pg.offsets, pg.indices, pg.weights, mate, request, key, choice, weighted, True)
+    respond(pg.offsets, pg.indices, pg.weights, mate, request, key, choice, weighted, True)
     if weighted:
         assert request[0] == 2 and request[1] == 2  # both want 2 (weights 5 and 7)
         assert request[2] == 1  # 2 takes the heavier proposer

@@ -39,11 +39,13 @@ def _signatures():
             yield (bsuitor.b_suitor_kernel,
                    f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, {U64}, int32[::1], int64, "
                    f"int64)")
-            yield (handshake.propose_kernel,
-                   f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean, "
-                   f"int32[::1])")
-            yield (handshake.respond_kernel,
-                   f"({offset}, {index}, {I64}, {I64}, uint64, uint64, boolean, boolean)")
+            for weights in ("float32[::1]", F64, I64):
+                yield (handshake.propose_kernel,
+                       f"({offset}, {index}, {weights}, {I64}, {I64}, uint64, uint64, boolean, "
+                       f"boolean, int32[::1])")
+                yield (handshake.respond_kernel,
+                       f"({offset}, {index}, {weights}, {I64}, {I64}, uint64, uint64, boolean, "
+                       f"boolean)")
             yield (louvain.move_shared_kernel, _louvain_shared_sig(offset, index))
             yield (louvain.move_global_kernel, _louvain_global_sig(offset, index))
             yield (louvain.merge_shared_kernel,
@@ -128,9 +130,9 @@ def test_handshake_kernels_use_no_atomics(compile_ptx):
 
     for kernel, sig in [
         (handshake.propose_kernel,
-         f"({I32}, {I32}, {I64}, {I64}, uint64, uint64, boolean, boolean, int32[::1])"),
+         f"({I32}, {I32}, {F64}, {I64}, {I64}, uint64, uint64, boolean, boolean, int32[::1])"),
         (handshake.respond_kernel,
-         f"({I32}, {I32}, {I64}, {I64}, uint64, uint64, boolean, boolean)"),
+         f"({I32}, {I32}, {F64}, {I64}, {I64}, uint64, uint64, boolean, boolean)"),
         (handshake.match_kernel, f"({I64}, {I64}, int32[::1])"),
     ]:
         assert "atom." not in compile_ptx(kernel, sig)  # as in the paper: plain stores only

@@ -59,13 +59,13 @@ def test_b_suitor_kernel_hypothesis(edges, b, heap_above):
 def test_pair_extraction_paths_agree():
     from cugraph_match.matching.b_suitor_cpu import b_suitor_slots, matched_pairs_cpu
     from cugraph_match.matching.b_suitor_gpu import matched_pairs_sorted
-    from cugraph_match.structure.core import prepare_graph, weight_keys
 
-    pg = prepare_graph(cm.datasets.load("netscience"), backend="cpu")
+    graph = cm.Graph(cm.datasets.load("netscience"), backend="cpu")
+    pg = graph.preference_csr()
     degree = np.diff(pg.offsets)
-    slot_start = np.zeros(pg.num_vertices + 1, dtype=np.int64)
+    slot_start = np.zeros(graph.num_vertices + 1, dtype=np.int64)
     slot_start[1:] = np.cumsum(np.minimum(3, degree))
-    slots = b_suitor_slots(pg.offsets, pg.indices, weight_keys(pg.weights, np), slot_start, True)
+    slots = b_suitor_slots(pg.offsets, pg.indices, pg.keys, slot_start, True)
     for x, y in zip(matched_pairs_cpu(slots, slot_start),
                     matched_pairs_sorted(slots, slot_start, np)):
         np.testing.assert_array_equal(x, y)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import cugraph_match as cm
 import marriage_oracle as O
 from cugraph_match.marriage.b_marriage import run_b_marriage
-from cugraph_match.structure.core import resolve_backend
+from cugraph_match.structure.backend import resolve_backend
 from cugraph_match.datasets import stable_marriage_instance, stable_marriage_master_lists
 from cugraph_match.marriage.preferences import build_preferences_sorted, capacities, prepare_preferences
 from cugraph_match.marriage.stable_marriage import run_proposals

@@ -6,8 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import (DEFAULT_WEIGHT, WeightedGraph, _host_or_device, canonical_graph, contract_graph,
-                   read_edges, require_undirected, unordered_csr)
+from ..structure.csr import neighbour_csr
+from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph
+from ..structure.graph import as_graph, require_undirected
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.output import vertex_frame
 from .modularity import _check_resolution, modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops
@@ -33,7 +36,7 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, undirected: (u, v) and (v, u) are one edge, duplicates keep
         their largest weight, self-loops are kept (and count twice in their
         vertex's degree).  A directed graph object is an error unless
@@ -97,32 +100,35 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     if isinstance(max_level, bool) or not isinstance(max_level, (int, np.integer)) \
             or max_level < 1:
         raise ValueError(f"max_level must be a positive int, got {max_level!r}")
-    edges = read_edges(graph, source, destination, weight, backend)
-    xp = edges.backend.xp
-    g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), xp)
+    prepared = as_graph(graph, source, destination, weight, backend)
+    xp = prepared.backend.xp
+    g = prepared.weighted_graph()
     if float(g.w.sum() + g.loop.sum()) == 0.0:
         raise ValueError("louvain needs at least one edge: the graph has no edge weight")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {seed!r}")
-    community = louvain_communities(g, resolution, threshold, max_level, edges.backend, int(seed),
-                                    refine=bool(refine))
+    community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
+                                    int(seed), refine=bool(refine),
+                                    rows=_rows_of_graph(prepared))
     q = modularity_of(g, community, resolution, xp)
-    lib = edges.frame_lib
-    parts = lib.DataFrame({"vertex": edges.labels,
-                           "community": lib.Series(_host_or_device(community, lib))})
-    return parts, q
+    return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
 
 
 def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, max_level: int,
-                        backend, seed: int = 0, refine: bool = True):
-    """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph."""
+                        backend, seed: int = 0, refine: bool = True, rows=None):
+    """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph.
+
+    ``rows`` are g's (offsets, indices, float64 weights) when already built;
+    the first level and the refinement both read them.
+    """
     xp = backend.xp
+    first_rows = rows if rows is not None else _rows(g, xp)
     community = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
     level_graph = g
     q = modularity_of(g, community, resolution, xp)
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
-        csr = unordered_csr(level_graph, xp)
+        csr = first_rows if level_graph is g else _rows(level_graph, xp)
         # a partition's modularity is the same on the level graph and, unfolded, on g
         moved, new_q = _move_phase(csr, level_graph.loop,
                                    xp.arange(level_graph.n, dtype=np.int64), resolution, limit,
@@ -144,13 +150,30 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
             break
         level_graph = coarse if backend.name == "gpu" else \
             contract_graph(level_graph, level_community, k, xp)
+    del csr
     if refine and g.n:
-        csr = unordered_csr(g, xp)
-        refined, refined_q = _move_phase(csr, g.loop, community.copy(), resolution, threshold,
+        refined, refined_q = _move_phase(first_rows, g.loop, community.copy(), resolution, threshold,
                                          backend, [seed, 2**31])  # its own order stream
         if refined_q > q:
             community = refined
     return first_appearance_codes(community, xp)[0]
+
+
+def _rows_of_graph(prepared):
+    """A prepared graph's own neighbour rows when they hold float64 weights (the
+    kernels' type; pandas' default), so Louvain and every later call share them."""
+    e = prepared.edges
+    if e.w is not None and e.w.dtype == np.float64:
+        rows = prepared.neighbour_csr()
+        return rows.offsets, rows.indices, rows.weights
+    return None
+
+
+def _rows(g: WeightedGraph, xp):
+    """(offsets, indices, weights) of a level, rows in neighbour order (Louvain
+    reads whole rows, so it needs no preference order)."""
+    rows = neighbour_csr(UndirectedEdges(g.n, g.lo, g.hi, g.w, None), xp)
+    return rows.offsets, rows.indices, rows.weights
 
 
 def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed):

@@ -45,7 +45,8 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
-from ..structure.core import WeightedGraph
+from ..structure.edges import WeightedGraph
+from ..structure.sort_xp import lexsort_xp
 from .modularity import modularity_of
 
 BLOCK = 128
@@ -448,7 +449,7 @@ def _commit(members, community, new_community, improvement, k, two_m, resolution
         return
     target = new_community[movers]
     gain = improvement[movers]
-    order = xp.lexsort(xp.stack([movers, -gain, target]))
+    order = lexsort_xp([movers, -gain, target], xp)
     movers, target, gain = movers[order], target[order], gain[order]
     degree = k[movers]
     ahead = xp.cumsum(degree) - degree

@@ -6,9 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import (DEFAULT_WEIGHT, RenumberedEdges, WeightedGraph, _plain, canonical_graph,
-                   internal_ids, read_edges, require_undirected, require_unique_ids,
-                   require_vertex_frame, to_backend)
+from ..structure.backend import to_backend
+from ..structure.edges import WeightedGraph
+from ..structure.graph import Graph, as_graph, internal_ids, require_undirected
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.validation import plain, require_unique_ids, require_vertex_frame
 
 
 def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",
@@ -23,7 +25,7 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, undirected: (u, v) and (v, u) are one edge, duplicates keep
         their largest weight, self-loops are kept.  A directed graph object
         is an error unless ``symmetrize=True``.
@@ -53,10 +55,10 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
     """
     require_undirected(graph, symmetrize, "modularity")
     _check_resolution(resolution)
-    edges = read_edges(graph, source, destination, weight, backend="cpu")
-    g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), np)
-    community = community_codes(edges, partition)
-    return modularity_of(g, community, resolution, np)
+    prepared = as_graph(graph, source, destination, weight,
+                        backend="auto" if isinstance(graph, Graph) else "cpu")
+    community = community_codes(prepared, partition)
+    return modularity_of(prepared.weighted_graph(), community, resolution, prepared.backend.xp)
 
 
 def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
@@ -74,14 +76,14 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
     return float((inside / (two_m / 2.0)).sum() - resolution * ((total / two_m) ** 2).sum())
 
 
-def community_codes(graph: RenumberedEdges, partition):
+def community_codes(graph: Graph, partition):
     """The ``vertex | community`` frame as community codes per internal vertex."""
     require_vertex_frame(partition, ("vertex", "community"), "partition")
     nulls = partition["community"].isna()
     if int(nulls.sum()):
         first = partition["vertex"][nulls].iloc[0]
         raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
-                         f"first is {_plain(first)!r}")
+                         f"first is {plain(first)!r}")
     require_unique_ids(partition["vertex"], "partition")
     xp = graph.backend.xp
     vertex = internal_ids(graph, partition["vertex"], "partition column 'vertex'")
@@ -91,7 +93,7 @@ def community_codes(graph: RenumberedEdges, partition):
         given[to_backend(vertex, np)] = True
         lacking = int(np.flatnonzero(~given)[0])
         raise ValueError(f"partition: {n - len(partition)} vertex/vertices of the graph have no "
-                         f"community; first is {_plain(graph.labels.iloc[lacking])!r}")
+                         f"community; first is {plain(graph.labels.iloc[lacking])!r}")
     codes, _ = graph.frame_lib.factorize(partition["community"])
     community = xp.empty(n, dtype=np.int64)
     community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,

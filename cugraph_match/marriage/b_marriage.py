@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import row_ids
+from ..structure.output import row_ids
+from ..structure.sort_xp import lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, SENTINEL, Layout, capacities, pair_frame,
                           prepare_preferences)
 from .stable_marriage import _check_algorithm, run_proposals
@@ -131,5 +132,5 @@ def b_marriage(proposer_prefs: Any, acceptor_prefs: Any, proposer_capacity: Any 
                        prep.frame_lib, xp, "acceptor_capacity")
     proposers, acceptors, _ = run_b_marriage(prep.layout(), prep.backend, p_cap, a_cap, algorithm,
                                              threads_per_block, solo_entries)
-    order = xp.lexsort(xp.stack([acceptors, proposers])) if proposers.shape[0] else proposers
+    order = lexsort_xp([acceptors, proposers], xp) if proposers.shape[0] else proposers
     return pair_frame(prep, proposers[order], acceptors[order])

@@ -48,8 +48,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.core import (Backend, _common_integer_ids, _frame_library, _host_or_device, _nullable,
-                   _series_values, index_dtype, resolve_backend, to_backend)
+from ..structure.backend import Backend, resolve_backend, series_values, to_backend
+from ..structure.edges import index_dtype
+from ..structure.inputs import frame_library
+from ..structure.output import host_or_device, nullable
+from ..structure.renumber import common_integer_ids
+from ..structure.sort_xp import lexsort_xp
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"
@@ -256,7 +260,7 @@ def _renumber(lib, parts, what: str):
     """Codes into the sorted distinct ids of ``parts`` (one code array per part) and the labels."""
     present = [p for p in parts if len(p)]
     if present:
-        cast = _common_integer_ids(present)
+        cast = common_integer_ids(present)
         dtype = cast[0].dtype
         cast = iter(cast)
         parts = [next(cast) if len(p) else p.astype(dtype) for p in parts]
@@ -285,7 +289,7 @@ def _rank_values(series, xp):
         series = series.astype(np.int64 if integral else np.float64)
     elif not isinstance(dtype, np.dtype):  # nullable Int64/Float64, validated null-free
         series = series.astype(getattr(dtype, "numpy_dtype", np.float64))
-    return _series_values(series, xp)
+    return series_values(series, xp)
 
 
 def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER,
@@ -298,12 +302,12 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
     matching, capacities) into the same internal ids.
     """
     be = resolve_backend(backend)
-    lib = _frame_library(proposer_prefs)
+    lib = frame_library(proposer_prefs)
     for name, frame in (("proposer_prefs", proposer_prefs), ("acceptor_prefs", acceptor_prefs)):
-        if _frame_library(frame) is None or not hasattr(frame, "columns"):
+        if frame_library(frame) is None or not hasattr(frame, "columns"):
             raise TypeError(f"{name} must be a cuDF or pandas DataFrame, got "
                             f"{type(frame).__module__}.{type(frame).__name__}")
-    if _frame_library(acceptor_prefs) is not lib:
+    if frame_library(acceptor_prefs) is not lib:
         raise TypeError("proposer_prefs and acceptor_prefs must both be pandas or both cuDF "
                         f"DataFrames, got {type(proposer_prefs).__module__} and "
                         f"{type(acceptor_prefs).__module__}")
@@ -415,9 +419,9 @@ def _side_sorted(person, pair, rank, xp):
     else:
         rank_code, n_codes = rows, 1
     by_rank = person * n_codes + rank_code
-    order = xp.lexsort(xp.stack([rows, by_rank]))
+    order = lexsort_xp([rows, by_rank], xp)
     rank_err = _first_repeat(by_rank[order], order, xp)
-    pair_order = xp.lexsort(xp.stack([rows, pair]))
+    pair_order = lexsort_xp([rows, pair], xp)
     pair_sorted = pair[pair_order]
     entry_err = _first_repeat(pair_sorted, pair_order, xp)
     return order, pair_sorted, pair_order, (entry_err, rank_err)
@@ -483,7 +487,7 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
         if capacity < 0:
             raise ValueError(f"{name} must be non-negative, got {capacity}")
         return xp.full(n, int(capacity), dtype=np.int64)
-    cap_lib = _frame_library(capacity)
+    cap_lib = frame_library(capacity)
     if cap_lib is None:
         raise TypeError(f"{name} must be an int, a Series (index = {side} id) or a DataFrame "
                         f"with columns {id_col!r} and {CAPACITY!r}, got "
@@ -529,7 +533,7 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     if n_missing:
         raise ValueError(f"{name} gives no capacity for {n_missing} {side}(s) of the "
                          f"preferences; first is {_cell(merged, id_col, _first_true(missing))!r}")
-    return _series_values(merged[CAPACITY].astype(np.int64), xp)
+    return series_values(merged[CAPACITY].astype(np.int64), xp)
 
 
 # --------------------------------------------------------------------------
@@ -558,8 +562,8 @@ def mate_frame(prep: PreparedPreferences, mate):
     if prep.n_acceptors == 0:
         acceptor_col = lib.Series([None] * prep.n_proposers, dtype=object)
     else:
-        acceptor_col = prep.acceptor_labels.take(_host_or_device(safe, lib)).reset_index(drop=True)
-    acceptor_col = _nullable(acceptor_col, lib).where(lib.Series(_host_or_device(matched, lib)))
+        acceptor_col = prep.acceptor_labels.take(host_or_device(safe, lib)).reset_index(drop=True)
+    acceptor_col = nullable(acceptor_col, lib).where(lib.Series(host_or_device(matched, lib)))
     return lib.DataFrame({proposer: prep.proposer_labels.reset_index(drop=True),
                           acceptor: acceptor_col})
 
@@ -569,5 +573,5 @@ def pair_frame(prep: PreparedPreferences, p_ids, a_ids):
     lib = prep.frame_lib
     proposer, acceptor, _ = prep.columns
     return lib.DataFrame({
-        proposer: prep.proposer_labels.take(_host_or_device(p_ids, lib)).reset_index(drop=True),
-        acceptor: prep.acceptor_labels.take(_host_or_device(a_ids, lib)).reset_index(drop=True)})
+        proposer: prep.proposer_labels.take(host_or_device(p_ids, lib)).reset_index(drop=True),
+        acceptor: prep.acceptor_labels.take(host_or_device(a_ids, lib)).reset_index(drop=True)})

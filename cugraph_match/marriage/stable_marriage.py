@@ -7,7 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import _frame_library, resolve_backend, row_ids
+from ..structure.backend import resolve_backend
+from ..structure.inputs import frame_library
+from ..structure.output import row_ids
+from ..structure.sort_xp import lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,
                           mates_from_held, pair_frame, prepare_preferences)
 
@@ -212,7 +215,7 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
         if not hasattr(pairs, "columns") or col not in pairs.columns:
             raise ValueError(f"pairs must be a DataFrame with columns {proposer!r} and "
                              f"{acceptor!r}; got {getattr(pairs, 'columns', type(pairs))!r}")
-    if _frame_library(pairs) is not _frame_library(proposer_prefs):
+    if frame_library(pairs) is not frame_library(proposer_prefs):
         raise TypeError("pairs must come from the same frame library as the preferences")
     matched = pairs[[proposer, acceptor]]
     null_p = matched[proposer].isna()
@@ -287,7 +290,7 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
     a_wants = (a_count[a_of] < a_cap[a_of]) | (key < worst_a[a_of])
     blocking = xp.nonzero(~in_m & p_wants & a_wants)[0]
     bp, ba = rows[blocking], a_of[blocking]
-    out = xp.lexsort(xp.stack([ba, bp])) if blocking.shape[0] else blocking
+    out = lexsort_xp([ba, bp], xp) if blocking.shape[0] else blocking
     return pair_frame(prep, bp[out], ba[out])
 
 
@@ -295,7 +298,7 @@ def _group_max(group, value, n: int, xp):
     """Per group the largest value (-1 for an empty group), with sorts only."""
     out = xp.full(n, -1, dtype=np.int64)
     if group.shape[0]:
-        order = xp.lexsort(xp.stack([value, group]))
+        order = lexsort_xp([value, group], xp)
         g, v = group[order], value[order]
         last = xp.ones(g.shape[0], dtype=bool)
         last[:-1] = g[1:] != g[:-1]

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import (DEFAULT_WEIGHT, PreparedGraph, _host_or_device, _plain, internal_ids,
-                   prepare_graph, require_unique_ids, require_vertex_frame, to_backend, weight_keys,
-                   weights_of_keys)
+from ..structure.graph import Graph, as_graph, internal_ids
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.output import pairs_frame
+from ..structure.backend import to_backend
+from ..structure.validation import first_true, plain, require_unique_ids, require_vertex_frame
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
@@ -28,7 +30,7 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, taken as undirected, as in :func:`~cugraph_match.suitor_matching`.
     b : int, Series, DataFrame or str
         The capacity of every vertex: one non-negative int for all; a Series
@@ -74,16 +76,16 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     1    0    2     3.0
     2    1    2     1.0
     """
-    pg = prepare_graph(graph, source, destination, weight, backend)
-    xp = pg.backend.xp
-    cap = capacities(pg, graph, b)
-    keys = weight_keys(pg.weights, xp)
-    lo, hi, key = b_suitor_pairs(pg, cap, keys, threads_per_block=threads_per_block,
+    g = as_graph(graph, source, destination, weight, backend)
+    cap = capacities(g, graph, b)
+    lo, hi, key = b_suitor_pairs(g, cap, threads_per_block=threads_per_block,
                                  heap_above=heap_above)
-    return pairs_frame(pg, lo, hi, weights_of_keys(key, keys, pg.weights, xp))
+    pref = g.preference_csr()
+    return pairs_frame(g.labels, g.frame_lib, lo, hi,
+                       pref.weights(key.astype(np.int64), g.backend.xp))
 
 
-def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, eager: bool = True,
+def b_suitor_pairs(graph: Graph, cap, threads_per_block: int = 128, eager: bool = True,
                    heap_above: int = 32):
     """The greedy b-matching of a prepared graph as (lo, hi, key) arrays.
 
@@ -91,34 +93,24 @@ def b_suitor_pairs(pg: PreparedGraph, cap, keys, threads_per_block: int = 128, e
     McVitie-Wilson re-proposal (a displaced vertex proposes again at once)
     or Gale-Shapley (it waits in a queue); the result is the same.
     """
-    xp = pg.backend.xp
-    degree = pg.offsets[1:] - pg.offsets[:-1]
-    slot_start = xp.zeros(pg.num_vertices + 1, dtype=np.int64)
+    xp = graph.backend.xp
+    pref = graph.preference_csr()
+    degree = pref.offsets[1:] - pref.offsets[:-1]
+    slot_start = xp.zeros(graph.num_vertices + 1, dtype=np.int64)
     slot_start[1:] = xp.cumsum(xp.minimum(cap, degree))
-    if pg.backend.name == "gpu":
+    if graph.backend.name == "gpu":
         from .b_suitor_gpu import b_suitor_slots_gpu, matched_pairs_sorted
 
-        slots = b_suitor_slots_gpu(pg.offsets, pg.indices, keys, slot_start, xp,
+        slots = b_suitor_slots_gpu(pref.offsets, pref.indices, pref.keys, slot_start, xp,
                                    threads_per_block=threads_per_block, heap_above=heap_above)
         return matched_pairs_sorted(slots, slot_start, xp)
     from .b_suitor_cpu import b_suitor_slots, matched_pairs_cpu
 
-    slots = b_suitor_slots(pg.offsets, pg.indices, keys, slot_start, eager)
+    slots = b_suitor_slots(pref.offsets, pref.indices, pref.keys, slot_start, eager)
     return matched_pairs_cpu(slots, slot_start)
 
 
-def pairs_frame(pg: PreparedGraph, lo, hi, weights):
-    """The ``src | dst | weight`` frame of matched edges, in the caller's ids."""
-    lib = pg.frame_lib
-    labels = pg.labels
-    return lib.DataFrame({
-        "src": labels.take(_host_or_device(lo, lib)).reset_index(drop=True),
-        "dst": labels.take(_host_or_device(hi, lib)).reset_index(drop=True),
-        "weight": lib.Series(_host_or_device(weights, lib)),
-    })
-
-
-def capacities(pg: PreparedGraph, graph: Any, b: Any):
+def capacities(pg: Graph, graph: Any, b: Any):
     """b(v) per internal vertex as an ``xp`` int64 array, validated."""
     xp = pg.backend.xp
     n = pg.num_vertices
@@ -167,35 +159,35 @@ def _node_attribute(graph, name):
     return nodes, values
 
 
-def _capacity_array(pg: PreparedGraph, vertices, values, what: str):
+def _capacity_array(pg: Graph, vertices, values, what: str):
     xp = pg.backend.xp
     n = pg.num_vertices
     nulls = values.isna()
     if int(nulls.sum()):
-        first = vertices.reset_index(drop=True)[_first_true(nulls)]
+        first = vertices.reset_index(drop=True)[first_true(nulls)]
         raise ValueError(f"{what}: {int(nulls.sum())} null capacity value(s); first is for "
-                         f"vertex {_plain(first)!r}")
+                         f"vertex {plain(first)!r}")
     kind = getattr(getattr(values.dtype, "numpy_dtype", values.dtype), "kind", "O")
     if kind == "O":
         ints = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool))
         if not ints.all():
-            first = vertices.reset_index(drop=True)[_first_true(~ints)]
+            first = vertices.reset_index(drop=True)[first_true(~ints)]
             raise TypeError(f"{what}: {int((~ints).sum())} capacity value(s) are not integers; "
-                            f"first is for vertex {_plain(first)!r}")
+                            f"first is for vertex {plain(first)!r}")
         values = values.astype(np.int64)
     elif kind == "f":
         fractional = values != values.round()
         if int(fractional.sum()):
-            first = vertices.reset_index(drop=True)[_first_true(fractional)]
+            first = vertices.reset_index(drop=True)[first_true(fractional)]
             raise TypeError(f"{what}: {int(fractional.sum())} capacity value(s) are not "
-                            f"integers; first is for vertex {_plain(first)!r}")
+                            f"integers; first is for vertex {plain(first)!r}")
     elif kind not in ("i", "u"):
         raise TypeError(f"{what}: capacities must be integers, got dtype {values.dtype}")
     negative = values < 0
     if int(negative.sum()):
-        first = vertices.reset_index(drop=True)[_first_true(negative)]
+        first = vertices.reset_index(drop=True)[first_true(negative)]
         raise ValueError(f"{what}: {int(negative.sum())} negative capacity value(s); first is "
-                         f"for vertex {_plain(first)!r}")
+                         f"for vertex {plain(first)!r}")
     require_unique_ids(vertices.reset_index(drop=True), what)
     ids = internal_ids(pg, vertices, what)
     given = xp.zeros(n, dtype=bool)
@@ -204,13 +196,10 @@ def _capacity_array(pg: PreparedGraph, vertices, values, what: str):
         lacking = np.flatnonzero(~to_backend(given, np))
         first = pg.labels.iloc[int(lacking[0])]
         raise ValueError(f"{what}: {len(lacking)} vertex/vertices of the graph have no "
-                         f"capacity; first is {_plain(first)!r}")
+                         f"capacity; first is {plain(first)!r}")
     cap = xp.zeros(n, dtype=np.int64)
     raw = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
         else to_backend(values.to_numpy(), xp)
     cap[ids] = raw.astype(np.int64)
     return cap
 
-
-def _first_true(mask) -> int:
-    return int(np.flatnonzero(to_backend(mask.to_numpy(), np))[0])

@@ -1,7 +1,7 @@
 """Sequential b-Suitor on the CPU (numba.njit).
 
 Vertex p holds up to ``cap[p]`` offers, each a uint64 ``key << 32 | proposer``
-(see ``core.weight_keys``: one integer comparison is the tie order).  The
+(see ``structure.csr``: keys are unique per edge, so one integer comparison orders offers).  The
 offers p holds live in ``slots[slot_start[p]:slot_start[p + 1]]`` as a binary
 min-heap, so the weakest held offer, the one a newcomer must beat, is the
 root: O(1) to test, O(log b) to replace.  ``cap`` is already clipped to the

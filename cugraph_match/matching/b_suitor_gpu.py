@@ -149,18 +149,26 @@ def b_suitor_slots_gpu(offsets, indices, keys, slot_start, xp, threads_per_block
 
 def matched_pairs_sorted(slots, slot_start, xp):
     """(lo, hi, key) of the mutual offers, sorted, by array operations (the GPU
-    path of ``_b_suitor_kernels_cpu.matched_pairs_cpu``)."""
+    path of ``b_suitor_cpu.matched_pairs_cpu``).
+
+    A pair is packed as ``lo << bits | hi`` (bits = the width of the largest
+    vertex id), an exact integer key for every graph the kernels take
+    (fewer than 2**32 vertices).
+    """
     n = max(int(slot_start.shape[0]) - 1, 1)
+    bits = max(int(n - 1).bit_length(), 1)
     owner = xp.searchsorted(slot_start, xp.arange(slots.shape[0], dtype=slot_start.dtype),
                             side="right") - 1
     full = slots != 0
-    owner = owner[full].astype(np.int64)
+    owner = owner[full].astype(np.uint64)
     word = slots[full]
-    proposer = (word & np.uint64(_LOW)).astype(np.int64)
-    pair = xp.minimum(owner, proposer) * n + xp.maximum(owner, proposer)
+    proposer = word & np.uint64(_LOW)
+    pair = (xp.minimum(owner, proposer) << np.uint64(bits)) | xp.maximum(owner, proposer)
     order = xp.argsort(pair)
     pair, word = pair[order], word[order]
     twice = pair[1:] == pair[:-1]  # held in both directions
     pair = pair[1:][twice]
     key = (word[1:][twice] >> np.uint64(32)).astype(np.uint32)
-    return pair // n, pair % n, key
+    lo = (pair >> np.uint64(bits)).astype(np.int64)
+    hi = (pair & np.uint64((1 << bits) - 1)).astype(np.int64)
+    return lo, hi, key

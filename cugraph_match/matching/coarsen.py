@@ -6,9 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import (DEFAULT_WEIGHT, Backend, PreparedGraph, WeightedGraph, _host_or_device, _plain,
-                   build_csr, canonical_graph, contract_graph, internal_ids, read_edges,
-                   require_unique_ids, require_vertex_frame, to_backend)
+from ..structure.backend import to_backend
+from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, find_edges,
+                               index_dtype)
+from ..structure.graph import Graph, as_graph, internal_ids
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.output import edge_list_frame, host_or_device, vertex_frame
+from ..structure.validation import plain, require_unique_ids, require_vertex_frame
 from .maximal import METHODS, maximal_mates
 
 
@@ -24,7 +28,7 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The fine graph, undirected.  (u, v) and (v, u) are one edge and
         duplicates keep their largest weight, as in every algorithm here;
         self-loops are kept as internal weight (a coarse level fed back in
@@ -64,34 +68,32 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
     >>> mapping["coarse_vertex"].tolist()
     [0, 1, 1, 2]
     """
-    edges = read_edges(graph, source, destination, weight, backend)
-    xp = edges.backend.xp
-    level = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), xp)
-    mate = _mate_array(edges, level, matching, xp)
+    g = as_graph(graph, source, destination, weight, backend)
+    xp = g.backend.xp
+    level = g.weighted_graph()
+    mate = _mate_array(g, matching, xp)
     coarse_of, coarse = _contract(level, mate, xp)
-    lib = edges.frame_lib
-    mapping = lib.DataFrame({
-        "vertex": edges.labels,
-        "coarse_vertex": lib.Series(_host_or_device(coarse_of, lib)),
-    })
-    return _edge_frame(coarse, lib, xp), mapping
+    return _edge_frame(coarse, g.frame_lib, xp), \
+        vertex_frame(g.labels, g.frame_lib, "coarse_vertex", coarse_of.astype(np.int64))
 
 
 def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "handshake",
                       weighted: bool = True, seed: int = 0, max_levels: int = 64,
                       source: str = "src", destination: str = "dst",
-                      weight: str | None = DEFAULT_WEIGHT, backend: str = "auto") -> list:
+                      weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+                      max_ratio: float = 0.85) -> list:
     """Coarsen repeatedly: the first phase of a multilevel partitioner.
 
     Each level matches the current graph (:func:`maximal_matching` with
     ``method=matching``) and contracts it with :func:`coarsen`'s rules.  It
     stops when the graph has at most ``min_vertices`` vertices, when a level
-    would remove fewer than 5% of the vertices (that level is not kept), or
-    after ``max_levels`` levels.
+    would keep more than ``max_ratio`` of the previous level's vertices (that
+    level is not kept), or after ``max_levels`` levels.  Only the levels'
+    frames are kept; each level's graph is dropped once the next is built.
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The fine graph, as in :func:`coarsen`.
     min_vertices : int
         Stop once a level has this many vertices or fewer.
@@ -106,6 +108,14 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
     backend : {"auto", "gpu", "cpu"}
+    max_ratio : float
+        In (0, 1].  A level is kept only while it has at most this fraction
+        of the previous level's vertices; 0.85 is METIS's coarsening cut-off.
+        On skewed graphs a maximal matching leaves most leaves of a hub
+        unmatched, so levels shrink more and more slowly (R-MAT 18: 24%,
+        18%, 14%, 12%, ... of the vertices) while each still costs about as
+        much as the first; the cut-off stops there, before the levels'
+        frames outgrow the input.
 
     Returns
     -------
@@ -120,44 +130,43 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     >>> levels = cm.coarsen_hierarchy(cm.datasets.load("netscience"), min_vertices=200,
     ...                               backend="cpu")
     >>> [int(mapping["coarse_vertex"].max()) + 1 for coarse, mapping in levels]
-    [849, 555, 436, 377, 351]
+    [849, 555, 436]
     """
     if matching not in METHODS:
         raise ValueError(f"matching must be one of {METHODS}, got {matching!r}")
     if isinstance(min_vertices, bool) or not isinstance(min_vertices, (int, np.integer)) \
             or min_vertices < 1:
         raise ValueError(f"min_vertices must be a positive int, got {min_vertices!r}")
+    if isinstance(max_ratio, bool) or not isinstance(max_ratio, (int, float, np.number)) \
+            or not 0 < max_ratio <= 1:
+        raise ValueError(f"max_ratio must be a number in (0, 1], got {max_ratio!r}")
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)) \
             or max_levels < 0:
         raise ValueError(f"max_levels must be a non-negative int, got {max_levels!r}")
-    edges = read_edges(graph, source, destination, weight, backend)
-    be, lib = edges.backend, edges.frame_lib
-    xp = be.xp
-    level = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), xp)
-    labels = edges.labels
+    g = as_graph(graph, source, destination, weight, backend)
+    be, lib, xp = g.backend, g.frame_lib, g.backend.xp
+    labels = g.labels
+    level, current = None, g
     levels = []
-    while level.n > min_vertices and len(levels) < max_levels:
-        mate = maximal_mates(_prepared(level, be, lib, weighted), matching, weighted,
-                             seed + len(levels))
-        coarse_of, coarse = _contract(level, mate, xp)
-        if coarse.n > 0.95 * level.n:
-            break  # stopped shrinking
-        mapping = lib.DataFrame({"vertex": labels,
-                                 "coarse_vertex": lib.Series(_host_or_device(coarse_of, lib))})
-        levels.append((_edge_frame(coarse, lib, xp), mapping))
-        labels = lib.Series(_host_or_device(xp.arange(coarse.n, dtype=np.int64), lib),
+    while current.num_vertices > min_vertices and len(levels) < max_levels:
+        mate = maximal_mates(current, matching, weighted, seed + len(levels))
+        coarse_of, coarse = _contract(current.weighted_graph() if level is None else level,
+                                      mate, xp)
+        del mate
+        if coarse.n > max_ratio * current.num_vertices:
+            break  # shrinking too slowly to be worth a level
+        levels.append((_edge_frame(coarse, lib, xp),
+                       vertex_frame(labels, lib, "coarse_vertex", coarse_of.astype(np.int64))))
+        del coarse_of
+        labels = lib.Series(host_or_device(xp.arange(coarse.n, dtype=np.int64), lib),
                             name="vertex")
         level = coarse
+        # the next level's graph: weights only when the matching reads them
+        current = Graph._from_parts(be, lib, None,
+                                    UndirectedEdges(coarse.n, coarse.lo, coarse.hi,
+                                                    coarse.w if weighted else None, None),
+                                    weighted)
     return levels
-
-
-def _prepared(level: WeightedGraph, be: Backend, lib, weighted: bool) -> PreparedGraph:
-    """The CSR of a level, for the matching kernels."""
-    xp = be.xp
-    w = level.w if weighted else xp.ones(level.lo.shape[0], dtype=np.float32)
-    offsets, indices, weights = build_csr(level.lo, level.hi, w, level.n, xp)
-    labels = lib.Series(_host_or_device(xp.arange(level.n, dtype=np.int64), lib), name="vertex")
-    return PreparedGraph(be, lib, labels, offsets, indices, weights, weighted)
 
 
 def _contract(level: WeightedGraph, mate, xp):
@@ -167,30 +176,57 @@ def _contract(level: WeightedGraph, mate, xp):
     representative = xp.where(mate >= 0, xp.minimum(vertex, mate), vertex)
     is_rep = representative == vertex
     rank = xp.cumsum(is_rep) - 1
-    coarse_of = rank[representative].astype(np.int64)
+    coarse_of = rank[representative].astype(index_dtype(max(n, 1)))
     return coarse_of, contract_graph(level, coarse_of, int(is_rep.sum()), xp)
 
 
 def _edge_frame(level: WeightedGraph, lib, xp):
-    """``src | dst | weight`` of a level: its edges and its positive self-loops, sorted."""
-    has_loop = xp.flatnonzero(level.loop > 0)
-    src = xp.concatenate([level.lo, has_loop])
-    dst = xp.concatenate([level.hi, has_loop])
-    w = xp.concatenate([level.w, level.loop[has_loop]])
-    order = xp.lexsort(xp.stack([dst, src]))
-    return lib.DataFrame({"src": lib.Series(_host_or_device(src[order], lib)),
-                          "dst": lib.Series(_host_or_device(dst[order], lib)),
-                          "weight": lib.Series(_host_or_device(w[order], lib))})
+    """``src | dst | weight`` of a level: its edges and its positive self-loops,
+    sorted by (src, dst).
+
+    The level's edges are sorted by (hi, lo); a stable sort by lo alone (a
+    counting sort on the host, a radix sort of the ids on the device) orders
+    them by (lo, hi), and each vertex's self-loop goes first among its rows
+    (its dst is the smallest)."""
+    if xp is np:
+        from ..structure.pipeline_cpu import edges_by_source
+
+        size = int(level.lo.shape[0]) + int(np.count_nonzero(level.loop > 0))
+        src = np.empty(size, dtype=np.int64)
+        dst = np.empty(size, dtype=np.int64)
+        w = np.empty(size, dtype=np.float64)
+        edges_by_source(level.lo, level.hi, level.w, level.loop, src, dst, w)
+        return edge_list_frame(lib, src, dst, w)
+    has_loop = xp.flatnonzero(level.loop > 0).astype(level.lo.dtype)
+    src = xp.concatenate([has_loop, level.lo])
+    dst = xp.concatenate([has_loop, level.hi])
+    w = xp.concatenate([level.loop[has_loop], level.w])
+    order = stable_order(src, xp)
+    # coarse ids are int64 in the frames, whatever the internal width
+    return edge_list_frame(lib, src[order].astype(np.int64), dst[order].astype(np.int64),
+                           w[order])
 
 
-def _mate_array(edges, level: WeightedGraph, matching, xp):
+def stable_order(values, xp):
+    """Stable ascending order of non-negative integer ids."""
+    if xp is np:
+        from ..structure.sort_cpu import stable_argsort
+
+        return stable_argsort(values.astype(np.uint64))
+    from ..structure.sort_xp import stable_argsort_xp
+
+    return stable_argsort_xp(values, xp)
+
+
+def _mate_array(graph: Graph, matching, xp):
     """The caller's ``vertex | mate`` frame as a validated internal ``mate`` array."""
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
     require_unique_ids(matching["vertex"], "matching")
-    n = level.n
+    n = graph.num_vertices
+    labels = graph.labels
     paired = matching[matching["mate"].notna()]
-    vertex = internal_ids(edges, paired["vertex"], "matching column 'vertex'")
-    mate_of = internal_ids(edges, paired["mate"], "matching column 'mate'")
+    vertex = internal_ids(graph, paired["vertex"], "matching column 'vertex'")
+    mate_of = internal_ids(graph, paired["mate"], "matching column 'mate'")
     mate = xp.full(n, -1, dtype=np.int64)
     mate[vertex] = mate_of
     matched = mate >= 0
@@ -200,16 +236,12 @@ def _mate_array(edges, level: WeightedGraph, matching, xp):
         v = int(to_backend(xp.flatnonzero(bad), np)[0])
         raise ValueError(f"matching is not symmetric: {int(bad.sum())} vertex/vertices have a "
                          f"mate that is not matched back; first is "
-                         f"{_plain(edges.labels.iloc[v])!r} -> "
-                         f"{_plain(edges.labels.iloc[int(mate[v])])!r}")
+                         f"{plain(labels.iloc[v])!r} -> {plain(labels.iloc[int(mate[v])])!r}")
     lo = xp.flatnonzero(matched & (xp.arange(n) < mate))
-    code = lo * max(n, 1) + mate[lo]
-    edge_code = level.lo * max(n, 1) + level.hi  # sorted (``_canonical``)
-    at = xp.clip(xp.searchsorted(edge_code, code), 0, max(edge_code.shape[0] - 1, 0))
-    is_edge = (edge_code[at] == code) if edge_code.shape[0] else xp.zeros(code.shape[0], bool)
-    if not bool(is_edge.all()):
-        v = int(to_backend(lo[~is_edge], np)[0])
-        raise ValueError(f"matching pairs {int((~is_edge).sum())} vertex pair(s) that are not "
-                         f"edges of the graph; first is {_plain(edges.labels.iloc[v])!r} - "
-                         f"{_plain(edges.labels.iloc[int(mate[v])])!r}")
+    found, _ = find_edges(graph.edges, lo, mate[lo], xp)
+    if not bool(found.all()):
+        v = int(to_backend(lo[~found], np)[0])
+        raise ValueError(f"matching pairs {int((~found).sum())} vertex pair(s) that are not "
+                         f"edges of the graph; first is {plain(labels.iloc[v])!r} - "
+                         f"{plain(labels.iloc[int(mate[v])])!r}")
     return mate

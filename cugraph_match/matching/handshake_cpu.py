@@ -37,12 +37,25 @@ def priority(v, w, degree_w, choice_key, low_degree):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
-            blue):
+def heavier(e, w, best_e, best, weights):
+    """Edge e (to w) beats edge best_e (to best): heavier, or as heavy and to a
+    larger id (the project's tie order seen from one vertex).  No weights:
+    every edge weighs the same."""
+    if weights.shape[0] == 0:
+        return w > best
+    x = weights[e]
+    y = weights[best_e]
+    return x > y or (x == y and w > best)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+            low_degree, blue):
     """Propose (``blue``) or respond (not ``blue``) for live vertex v: v's pick
     among its red live neighbours, or among the blue ones that proposed to it."""
     live = False
     best = NONE
+    best_e = -1
     best_priority = np.uint64(0)
     for e in range(offsets[v], offsets[v + 1]):
         w = indices[e]
@@ -54,9 +67,10 @@ def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted
                 continue
         elif not is_blue(w, colour_key) or request[w] != v:
             continue
-        if weighted:  # rows are in preference order: the first hit is the heaviest
-            best = w
-            break
+        if weighted:  # the heaviest, scanning the whole row as the paper does
+            if best == NONE or heavier(e, w, best_e, best, weights):
+                best, best_e = w, e
+            continue
         p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
         if best == NONE or p > best_priority:
             best, best_priority = w, p
@@ -64,21 +78,23 @@ def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def propose(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
+def propose(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+            low_degree):
     """Blue live vertices propose to a red live neighbour (heaviest, or random)."""
     for v in prange(offsets.shape[0] - 1):
         if mate[v] == -1 and is_blue(v, colour_key):
-            _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted,
-                    low_degree, True)
+            _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key,
+                    weighted, low_degree, True)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def respond(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
+def respond(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+            low_degree):
     """Red live vertices accept one proposal (heaviest, or random)."""
     for v in prange(offsets.shape[0] - 1):
         if mate[v] == -1 and not is_blue(v, colour_key):
-            _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted,
-                    low_degree, False)
+            _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key,
+                    weighted, low_degree, False)
 
 
 @njit(cache=True, nogil=True, parallel=True)

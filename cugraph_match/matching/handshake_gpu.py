@@ -39,11 +39,22 @@ def priority(v, w, degree_w, choice_key, low_degree):
 
 
 @cuda.jit(device=True)
-def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
-            blue):
+def heavier(e, w, best_e, best, weights):
+    """As ``handshake_cpu.heavier``."""
+    if weights.shape[0] == 0:
+        return w > best
+    x = weights[e]
+    y = weights[best_e]
+    return x > y or (x == y and w > best)
+
+
+@cuda.jit(device=True)
+def _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+            low_degree, blue):
     """The body of propose (``blue``) and respond (not ``blue``) for vertex v."""
     live = False
     best = NONE
+    best_e = -1
     best_priority = uint64(0)
     for e in range(offsets[v], offsets[v + 1]):
         w = indices[e]
@@ -55,9 +66,11 @@ def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted
                 continue
         elif not is_blue(w, colour_key) or request[w] != v:
             continue
-        if weighted:  # rows are in preference order: the first hit is the heaviest
-            best = w
-            break
+        if weighted:  # the heaviest, scanning the whole row as the paper does
+            if best == NONE or heavier(e, w, best_e, best, weights):
+                best = w
+                best_e = e
+            continue
         p = priority(v, w, offsets[w + 1] - offsets[w], choice_key, low_degree)
         if best == NONE or p > best_priority:
             best = w
@@ -66,22 +79,23 @@ def _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted
 
 
 @cuda.jit
-def propose_kernel(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
-                   flag):
+def propose_kernel(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                   low_degree, flag):
     v = cuda.grid(1)
     if v == 0:
         flag[0] = 0  # set again by match_kernel, later in the stream, if work remains
     if v < mate.shape[0] and mate[v] == -1 and is_blue(v, colour_key):
-        _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
-                True)
+        _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree, True)
 
 
 @cuda.jit
-def respond_kernel(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree):
+def respond_kernel(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                   low_degree):
     v = cuda.grid(1)
     if v < mate.shape[0] and mate[v] == -1 and not is_blue(v, colour_key):
-        _choose(v, offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree,
-                False)
+        _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree, False)
 
 
 @cuda.jit
@@ -98,8 +112,8 @@ def match_kernel(mate, request, flag):
         flag[0] = 1
 
 
-def handshake_mates_gpu(offsets, indices, xp, weighted: bool, seed: int, max_rounds: int,
-                        low_degree: bool = True, threads_per_block: int = 256):
+def handshake_mates_gpu(offsets, indices, weights, xp, weighted: bool, seed: int,
+                        max_rounds: int, low_degree: bool = True, threads_per_block: int = 256):
     """Run handshake rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
     if not 0 < threads_per_block <= 1024:
         raise ValueError(f"threads_per_block must be in [1, 1024], got {threads_per_block}")
@@ -113,10 +127,11 @@ def handshake_mates_gpu(offsets, indices, xp, weighted: bool, seed: int, max_rou
         if rounds == max_rounds:
             raise RuntimeError(f"handshake matching did not finish in {max_rounds} rounds")
         colour_key, choice_key = round_keys(seed, rounds)
-        propose_kernel[blocks, threads_per_block](offsets, indices, mate, request, colour_key,
-                                                  choice_key, weighted, low_degree, flag)
-        respond_kernel[blocks, threads_per_block](offsets, indices, mate, request, colour_key,
-                                                  choice_key, weighted, low_degree)
+        propose_kernel[blocks, threads_per_block](offsets, indices, weights, mate, request,
+                                                  colour_key, choice_key, weighted, low_degree,
+                                                  flag)
+        respond_kernel[blocks, threads_per_block](offsets, indices, weights, mate, request,
+                                                  colour_key, choice_key, weighted, low_degree)
         match_kernel[blocks, threads_per_block](mate, request, flag)
         rounds += 1
     mate[mate < 0] = -1  # dead vertices are simply unmatched

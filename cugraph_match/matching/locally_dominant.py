@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..structure.core import DEFAULT_WEIGHT, matching_frame, prepare_graph
+from ..structure.graph import as_graph
+from ..structure.inputs import DEFAULT_WEIGHT
+from .mates import mates_frame
 
 
 def locally_dominant_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -21,7 +23,7 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     Parameters
     ----------
     graph, source, destination, weight, backend
-        As in :func:`suitor_matching`.
+        As in :func:`suitor_matching` (a :class:`~cugraph_match.Graph` too).
     threads_per_block : int
         GPU launch configuration; it never changes the result.
 
@@ -38,15 +40,16 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     >>> cm.locally_dominant_matching(edges, backend="cpu")["mate"].tolist()
     ['b', 'a', 'd', 'c']
     """
-    pg = prepare_graph(graph, source, destination, weight, backend)
+    g = as_graph(graph, source, destination, weight, backend)
+    pref = g.preference_csr()
     # Rows arrive in preference order, so the kernels need no weight keys.
-    if pg.backend.name == "gpu":
+    if g.backend.name == "gpu":
         from .locally_dominant_gpu import locally_dominant_mates_gpu
 
-        mate, _ = locally_dominant_mates_gpu(pg.offsets, pg.indices, pg.backend.xp,
+        mate, _ = locally_dominant_mates_gpu(pref.offsets, pref.indices, g.backend.xp,
                                              threads_per_block=threads_per_block)
     else:
         from .locally_dominant_cpu import locally_dominant_mates
 
-        mate, _ = locally_dominant_mates(pg.offsets, pg.indices)
-    return matching_frame(pg, mate)
+        mate, _ = locally_dominant_mates(pref.offsets, pref.indices)
+    return mates_frame(g, mate)

@@ -104,7 +104,7 @@ def _next_work(matched, offsets, indices, mate, candidate):
 def locally_dominant_mates(offsets, indices):
     """Return ``mate`` (-1 when unmatched) and the number of rounds taken.
 
-    Rows must be in preference order (``core.build_csr``); the weights are
+    Rows must be in preference order (``structure.csr.preference_csr``); the weights are
     then implicit in the order.
     """
     n = offsets.shape[0] - 1

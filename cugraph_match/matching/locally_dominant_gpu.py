@@ -1,7 +1,7 @@
 """GPU locally-dominant matching in numba.cuda: bulk-synchronous rounds.
 
 Each round, one warp per listed vertex finds its heaviest unmatched
-neighbour: rows are in preference order (``core.build_csr``) and matched
+neighbour: rows are in preference order (``structure.csr.preference_csr``) and matched
 vertices stay matched, so the warp scans from the vertex's pointer and stops
 at the first 32-entry chunk with an unmatched neighbour; one thread per listed
 vertex matches mutual pointers; one warp per newly matched vertex collects

@@ -6,7 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import DEFAULT_WEIGHT, PreparedGraph, matching_frame, prepare_graph
+from ..structure.graph import Graph, as_graph
+from ..structure.inputs import DEFAULT_WEIGHT
+from .mates import mates_frame
 
 METHODS = ("handshake", "suitor")
 
@@ -35,7 +37,7 @@ def maximal_matching(graph: Any, method: str = "handshake", weighted: bool = Tru
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, taken as undirected, as in :func:`~cugraph_match.suitor_matching`.
     method : {"handshake", "suitor"}
     weighted : bool
@@ -75,37 +77,39 @@ def maximal_matching(graph: Any, method: str = "handshake", weighted: bool = Tru
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {seed!r}")
-    pg = prepare_graph(graph, source, destination, weight, backend)
-    if method == "suitor" and not weighted and pg.weighted:
-        # Suitor walks rows in preference order, so ignoring the weights needs
-        # rows ordered without them; the output still reports real weights.
-        unweighted = prepare_graph(graph, source, destination, None, backend)
-        return matching_frame(pg, maximal_mates(unweighted, method, False, seed, max_rounds))
-    # Random handshake choices never read the weights or the row order.
-    return matching_frame(pg, maximal_mates(pg, method, weighted, seed, max_rounds,
-                                            low_degree_first=low_degree_first))
+    g = as_graph(graph, source, destination, weight, backend)
+    mate = maximal_mates(g, method, weighted, seed, max_rounds, low_degree_first=low_degree_first)
+    return mates_frame(g, mate)
 
 
-def maximal_mates(pg: PreparedGraph, method: str, weighted: bool, seed: int,
+def maximal_mates(graph: Graph, method: str, weighted: bool, seed: int,
                   max_rounds: int = 1000, low_degree_first: bool = True):
-    """``mate`` array (-1 unmatched) of a maximal matching of a prepared graph."""
-    xp = pg.backend.xp
+    """``mate`` array (-1 unmatched) of a maximal matching of a prepared graph.
+
+    Handshake choices, heavy-edge or random, scan whole rows (as the paper's
+    kernels do), so they read the neighbour rows and never pay for a weight
+    sort.  Suitor walks rows in preference order; with ``weighted=False`` as
+    if every weight were 1.
+    """
+    xp = graph.backend.xp
     if method == "suitor":
         from .suitor import suitor_mates
 
-        return suitor_mates(pg)
-    if pg.backend.name == "gpu":
+        return suitor_mates(graph, weighted=weighted)[0]
+    rows = graph.neighbour_csr()
+    weights = rows.weights if rows.weights is not None else xp.zeros(0, dtype=np.float32)
+    if graph.backend.name == "gpu":
         from .handshake_gpu import handshake_mates_gpu
 
-        mate, _ = handshake_mates_gpu(pg.offsets, pg.indices, xp, weighted, int(seed), max_rounds,
-                                      low_degree=low_degree_first)
+        mate, _ = handshake_mates_gpu(rows.offsets, rows.indices, weights, xp, weighted,
+                                      int(seed), max_rounds, low_degree=low_degree_first)
         return mate
-    mate, _ = handshake_mates_cpu(pg.offsets, pg.indices, weighted, int(seed), max_rounds,
-                                  low_degree=low_degree_first)
+    mate, _ = handshake_mates_cpu(rows.offsets, rows.indices, weights, weighted, int(seed),
+                                  max_rounds, low_degree=low_degree_first)
     return mate
 
 
-def handshake_mates_cpu(offsets, indices, weighted: bool, seed: int, max_rounds: int,
+def handshake_mates_cpu(offsets, indices, weights, weighted: bool, seed: int, max_rounds: int,
                         low_degree: bool = True):
     """The CPU rounds (``_maximal_matching_kernels_cpu``); returns ``mate`` and the round count."""
     from .handshake_hash import round_keys
@@ -120,8 +124,10 @@ def handshake_mates_cpu(offsets, indices, weighted: bool, seed: int, max_rounds:
         if rounds == max_rounds:
             raise RuntimeError(f"handshake matching did not finish in {max_rounds} rounds")
         colour_key, choice_key = round_keys(seed, rounds)
-        propose(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree)
-        respond(offsets, indices, mate, request, colour_key, choice_key, weighted, low_degree)
+        propose(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree)
+        respond(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree)
         live = match(mate, request)
         rounds += 1
     mate[mate < 0] = -1

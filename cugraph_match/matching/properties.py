@@ -6,7 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.core import DEFAULT_WEIGHT, PreparedGraph, prepare_graph, require_vertex_frame, to_backend
+from ..structure.backend import to_backend
+from ..structure.edges import find_edges
+from ..structure.graph import Graph, as_graph
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.validation import require_vertex_frame
 
 
 def matching_weight(matching) -> float:
@@ -44,15 +48,16 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     True
     """
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
-    return matches_prepared(prepare_graph(graph, source, destination, weight, backend="cpu"),
+    return matches_prepared(as_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)
 
 
-def matches_prepared(pg: PreparedGraph, matching, maximal: bool = False) -> bool:
-    """:func:`is_matching` on a graph already prepared on the CPU backend."""
+def matches_prepared(graph: Graph, matching, maximal: bool = False) -> bool:
+    """:func:`is_matching` on a prepared graph (any backend; checked on the host)."""
+    graph = graph.on("cpu")
     frame = matching.to_pandas() if hasattr(matching, "to_pandas") else matching
-    labels = pg.labels.to_pandas() if hasattr(pg.labels, "to_pandas") else pg.labels
-    n = pg.num_vertices
+    labels = graph.labels.to_pandas() if hasattr(graph.labels, "to_pandas") else graph.labels
+    n = graph.num_vertices
     if len(frame) != n or frame["vertex"].duplicated().any():
         return False
     vertex_pos = labels.searchsorted(frame["vertex"])
@@ -69,22 +74,23 @@ def matches_prepared(pg: PreparedGraph, matching, maximal: bool = False) -> bool
     has = mate >= 0
     if (mate[mate[has]] != np.flatnonzero(has)).any():
         return False
-    offsets = to_backend(pg.offsets, np)
-    indices = to_backend(pg.indices, np)
-    weights = to_backend(pg.weights, np)
-    rows = np.repeat(np.arange(n), np.diff(offsets))
-    hit = indices == mate[rows]
-    if np.count_nonzero(hit) != np.count_nonzero(has):
-        return False  # some matched pair is not an edge
+    edges = graph.edges
+    v = np.flatnonzero(has & (np.arange(n) < mate))
+    found, at = find_edges(edges, v, mate[v], np)
+    if not found.all():
+        return False  # some matched pair is not an edge (self-loops never count)
     if "weight" in frame.columns:
         stated = frame["weight"].to_numpy(dtype=np.float64, na_value=np.nan)
+        w = to_backend(edges.w, np).astype(np.float64) if edges.w is not None else \
+            np.ones(edges.num_edges)
         by_vertex = np.full(n, np.nan)
-        by_vertex[rows[hit]] = weights[hit]
+        by_vertex[v] = w[at]
+        by_vertex[mate[v]] = w[at]
         expected = by_vertex[vertex_pos]
         if not np.allclose(stated, expected, equal_nan=True, rtol=1e-6, atol=0):
             return False
     if maximal:
         free = ~has
-        if (free[rows] & free[indices]).any():
+        if (free[to_backend(edges.lo, np)] & free[to_backend(edges.hi, np)]).any():
             return False
     return True

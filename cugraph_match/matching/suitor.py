@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..structure.core import (DEFAULT_WEIGHT, PreparedGraph, mates_from_offers, matching_frame, prepare_graph,
-                   weight_keys)
+import numpy as np
+
+from ..structure.graph import Graph, as_graph
+from ..structure.inputs import DEFAULT_WEIGHT
+from .mates import mates_frame, mates_from_offers, mates_from_offers_cpu, weights_of_keys
 
 
 def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -20,9 +23,10 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
 
     Parameters
     ----------
-    graph : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, taken as undirected.  (u, v) and (v, u) are one edge,
         duplicate edges keep their largest weight and self-loops are dropped.
+        A :class:`~cugraph_match.Graph` is used as built (no re-reading).
     source, destination : str
         Edge-list column names of the two endpoints (frames only).
     weight : str or None
@@ -62,22 +66,30 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     2       2     1     3.0
     3       3  <NA>    <NA>
     """
-    pg = prepare_graph(graph, source, destination, weight, backend)
-    return matching_frame(pg, suitor_mates(pg, vertices_per_warp=vertices_per_warp,
-                                           threads_per_block=threads_per_block))
+    g = as_graph(graph, source, destination, weight, backend)
+    mate, keys = suitor_mates(g, vertices_per_warp=vertices_per_warp,
+                              threads_per_block=threads_per_block)
+    return mates_frame(g, mate, weights_of_keys(g, keys))
 
 
-def suitor_mates(pg: PreparedGraph, vertices_per_warp: int = 8, threads_per_block: int = 128):
-    """``mate`` array (-1 unmatched) of the greedy matching of a prepared graph."""
-    xp = pg.backend.xp
-    keys = weight_keys(pg.weights, xp)
-    if pg.backend.name == "gpu":
+def suitor_mates(graph: Graph, vertices_per_warp: int = 8, threads_per_block: int = 128,
+                 weighted: bool = True):
+    """``mate`` (-1 unmatched) of the greedy matching of a prepared graph, and
+    each vertex's matched-edge key (0 when unmatched).  ``weighted=False``
+    matches as if every weight were 1."""
+    xp = graph.backend.xp
+    pref = graph.preference_csr(weighted)
+    if graph.backend.name == "gpu":
         from .suitor_gpu import suitor_offers_gpu
 
-        offer = suitor_offers_gpu(pg.offsets, pg.indices, keys, xp,
+        offer = suitor_offers_gpu(pref.offsets, pref.indices, pref.keys, xp,
                                   vertices_per_warp=vertices_per_warp,
                                   threads_per_block=threads_per_block)
-        return mates_from_offers(offer, xp)
-    from .suitor_cpu import mates_from_offers_cpu, suitor_offers
+        mate = mates_from_offers(offer, xp)
+    else:
+        from .suitor_cpu import suitor_offers
 
-    return mates_from_offers_cpu(suitor_offers(pg.offsets, pg.indices, keys))
+        offer = suitor_offers(pref.offsets, pref.indices, pref.keys)
+        mate = mates_from_offers_cpu(offer)
+    keys = xp.where(mate >= 0, offer >> np.uint64(32), 0).astype(np.uint32)
+    return mate, keys

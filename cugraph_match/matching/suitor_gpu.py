@@ -7,7 +7,7 @@ Design, as in the paper:
 * for each vertex of the list in turn, the 32 lanes read its adjacency list
   together (coalesced) and a butterfly (xor-shuffle) reduction gives every
   lane the best candidate.  Rows are in preference order
-  (``core.build_csr``), so the scan starts at the vertex's pointer and stops
+  (``structure.csr.preference_csr``), so the scan starts at the vertex's pointer and stops
   at the first 32-entry chunk holding an acceptable neighbour; refused
   entries are never read again (offers only grow);
 * then one lane per vertex proposes with a single 64-bit ``atomic.max`` on
@@ -43,7 +43,7 @@ def warp_max_u64(value):
     """Butterfly reduction: every lane ends with the warp's maximum.
 
     Shuffles move signed 64-bit values; offer words stay below 2**63
-    (``core.weight_keys`` keeps keys within 31 bits), so the signed view
+    (``structure.csr`` keeps keys below 2**31), so the signed view
     orders them the same way.
     """
     word = int64(value)

@@ -1,0 +1,298 @@
+"""``cm.Graph``: a graph validated, renumbered and de-duplicated once, reused by
+every algorithm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .backend import Backend, resolve_backend, to_backend
+from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
+from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_graph
+from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
+from .output import host_or_device
+from .renumber import renumber
+from .validation import plain, validate
+
+# Matchings pack a vertex id in the low 32 bits of an offer word (the
+# all-ones id is never a vertex), so a graph has fewer than 2**32 vertices.
+MAX_VERTICES = 2**32 - 1
+
+
+class Graph:
+    """An undirected graph prepared once for every algorithm of the package.
+
+    Built from any supported input, it holds the caller's vertex ids (the
+    *labels*, sorted), the edges in internal ids ``0..n-1`` with duplicates
+    merged, and, built on first use and kept, the compressed sparse rows each
+    family of algorithms reads.  Pass it wherever a function takes a graph:
+    a chain such as matching → :func:`~cugraph_match.coarsen` →
+    :func:`~cugraph_match.louvain` → :func:`~cugraph_match.modularity` then
+    reads the edges once.
+
+    Parameters
+    ----------
+    edges : cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+        The graph, taken as undirected: (u, v) and (v, u) are one edge and
+        duplicate edges keep their largest weight.  Self-loops are kept apart:
+        the matchings ignore them, Louvain, modularity and coarsening count
+        them (the largest per vertex).
+    source, destination : str
+        Edge-list column names of the two endpoints (frames only).
+    weight : str or None
+        Weight column name.  ``None``, or the default name when no such
+        column exists, makes every weight 1.  Weights must be positive and
+        finite; integer weights keep their exact order at any size.
+    backend : {"auto", "gpu", "cpu"}
+        Where the graph lives and the algorithms run: ``"gpu"`` keeps it in
+        device memory (CuPy), ``"cpu"`` in host memory; ``"auto"`` takes the
+        GPU when one is usable.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, with the column, the number of bad rows and the first one,
+        exactly as every algorithm reports it.
+
+    Notes
+    -----
+    Results come back in the frame library of ``edges``: cuDF for cuDF or
+    cuGraph input, pandas for everything else.  The input is never modified
+    and not referenced after the build.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import cugraph_match as cm
+    >>> edges = pd.DataFrame({"src": [0, 1, 2, 2], "dst": [1, 2, 3, 3],
+    ...                       "weight": [1.0, 3.0, 1.0, 2.0]})
+    >>> g = cm.Graph(edges, backend="cpu")
+    >>> g
+    Graph(4 vertices, 3 edges, weighted, backend='cpu')
+    >>> cm.suitor_matching(g)["mate"].tolist()
+    [<NA>, 2, 1, <NA>]
+    >>> cm.matching_weight(cm.suitor_matching(g)), cm.matching_weight(cm.locally_dominant_matching(g))
+    (3.0, 3.0)
+    """
+
+    def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
+                 weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+        be = resolve_backend(backend)
+        data = read_input(edges, source, destination, weight)
+        validate(data)
+        frame = data.frame
+        parts = [frame[data.source], frame[data.destination]]
+        if data.extra_vertices is not None:
+            parts.append(data.extra_vertices)
+        codes, labels = renumber(parts, data.frame_lib, be.xp,
+                                 f"vertex ids in {data.source!r}/{data.destination!r}")
+        n = len(labels)
+        if n > MAX_VERTICES:
+            raise ValueError(f"at most {MAX_VERTICES} vertices are supported, got {n}")
+        w = _weight_values(frame[data.weight], be.xp) if data.weight is not None else None
+        self._edges = undirected_edges(codes[0], codes[1], w, n, be.xp)
+        del codes, w
+        self._backend = be
+        self._frame_lib = data.frame_lib
+        self._labels = labels
+        self._weighted = data.weight is not None
+        self._directed_input = is_directed_input(edges)
+        self._cache: dict = {}
+
+    @classmethod
+    def _from_parts(cls, backend: Backend, frame_lib, labels, edges: UndirectedEdges,
+                    weighted: bool, directed_input: bool = False) -> Graph:
+        """A Graph over already-prepared parts (internal levels, backend moves)."""
+        graph = cls.__new__(cls)
+        graph._backend, graph._frame_lib, graph._labels = backend, frame_lib, labels
+        graph._edges, graph._weighted = edges, weighted
+        graph._directed_input = directed_input
+        graph._cache = {}
+        return graph
+
+    # -- what it is ---------------------------------------------------------
+
+    @property
+    def num_vertices(self) -> int:
+        return self._edges.n
+
+    @property
+    def num_edges(self) -> int:
+        """Undirected edges, duplicates merged and self-loops not counted."""
+        return self._edges.num_edges
+
+    @property
+    def weighted(self) -> bool:
+        """False when every weight defaulted to 1."""
+        return self._weighted
+
+    @property
+    def backend(self) -> Backend:
+        return self._backend
+
+    @property
+    def frame_lib(self):
+        """pandas or cuDF: the library of the frames results come back in."""
+        return self._frame_lib
+
+    @property
+    def labels(self):
+        """The caller's vertex ids in internal order (sorted), as a Series named ``vertex``."""
+        return self._labels
+
+    @property
+    def edges(self) -> UndirectedEdges:
+        return self._edges
+
+    @property
+    def directed_input(self) -> bool:
+        """True when the graph was built from a directed graph object."""
+        return self._directed_input
+
+    def __repr__(self) -> str:
+        kind = "weighted" if self._weighted else "unweighted"
+        return (f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}, "
+                f"backend={self._backend.name!r})")
+
+    def view_edge_list(self):
+        """The edges as a ``src | dst | weight`` frame in the caller's ids
+        (``src`` the smaller id; each undirected edge once; no self-loops)."""
+        from .output import pairs_frame
+
+        e = self._edges
+        w = e.w if e.w is not None else self._backend.xp.ones(e.num_edges, dtype=np.float32)
+        return pairs_frame(self._labels, self._frame_lib, e.lo, e.hi, w)
+
+    # -- what the algorithms read (built on first use, then kept) -----------
+
+    def _cached(self, name: str, build):
+        if name not in self._cache:
+            self._cache[name] = build()
+        return self._cache[name]
+
+    def preference_csr(self, weighted: bool = True) -> PreferenceCSR:
+        """Rows best edge first (:func:`~cugraph_match.structure.csr.preference_csr`);
+        with ``weighted=False`` as if every weight were 1."""
+        if not weighted and self._edges.w is not None:
+            e = self._edges
+            plain_edges = UndirectedEdges(e.n, e.lo, e.hi, None, e.loop)
+            return self._cached("preference_unweighted",
+                                lambda: preference_csr(plain_edges, self._backend.xp))
+        return self._cached("preference", lambda: preference_csr(self._edges, self._backend.xp))
+
+    def neighbour_csr(self) -> NeighbourCSR:
+        """Rows sorted by neighbour id, weights beside."""
+        return self._cached("neighbour", lambda: neighbour_csr(self._edges, self._backend.xp))
+
+    def weighted_graph(self) -> WeightedGraph:
+        """float64 edges and self-loops, for community detection and coarsening."""
+        return self._cached("weighted_graph", lambda: weighted_graph(self._edges, self._backend.xp))
+
+    def on(self, backend: str) -> Graph:
+        """This graph on another backend (itself when already there)."""
+        be = resolve_backend(backend)
+        if be == self._backend:
+            return self
+        e = self._edges
+        xp = be.xp
+        moved = UndirectedEdges(e.n, to_backend(e.lo, xp), to_backend(e.hi, xp),
+                                None if e.w is None else to_backend(e.w, xp),
+                                None if e.loop is None else to_backend(e.loop, xp))
+        return Graph._from_parts(be, self._frame_lib, self._labels, moved, self._weighted,
+                                 self._directed_input)
+
+
+def _weight_values(column, xp):
+    """A validated weight column as an ``xp`` array: float32 and float64 stay,
+    other floats become float64, integers become int64 or uint64 (exact)."""
+    dtype = column.dtype
+    if not isinstance(dtype, np.dtype):  # pandas nullable Int64/Float64 (validated null-free)
+        numpy_dtype = getattr(dtype, "numpy_dtype", None)
+        column = column.astype(numpy_dtype if numpy_dtype is not None else np.float64)
+        dtype = column.dtype
+    if dtype.kind == "O":  # validated Python numbers
+        column = column.astype(np.float64)
+        dtype = column.dtype
+    if dtype.kind == "f":
+        target = dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
+    elif dtype.kind == "u":
+        target = np.dtype(np.uint64)
+    else:
+        target = np.dtype(np.int64)
+    if hasattr(column, "to_cupy") and xp is not np:
+        values = column.to_cupy()
+    else:
+        values = to_backend(column.to_numpy(), xp)
+    return values.astype(target, copy=False)
+
+
+def as_graph(graph: Any, source: str = "src", destination: str = "dst",
+             weight: str | None = DEFAULT_WEIGHT, backend: str = "auto") -> Graph:
+    """The :class:`Graph` of any supported input; a Graph is used as it is.
+
+    A Graph's columns were chosen when it was built, so column arguments that
+    differ from their defaults are refused rather than ignored; a backend
+    other than ``"auto"`` moves the graph there.
+    """
+    if isinstance(graph, Graph):
+        given = {"source": (source, "src"), "destination": (destination, "dst"),
+                 "weight": (weight, DEFAULT_WEIGHT)}
+        changed = [name for name, (value, default) in given.items() if value != default]
+        if changed:
+            raise ValueError(f"{', '.join(changed)} cannot be set for a cm.Graph: its columns "
+                             f"were chosen when it was built")
+        return graph if backend == "auto" else graph.on(backend)
+    return Graph(graph, source, destination, weight, backend)
+
+
+def internal_ids(graph: Graph, ids, what: str):
+    """Internal ids (an ``xp`` int64 array) of the caller's vertex ids ``ids``.
+
+    ``graph`` is a :class:`Graph` (its ``labels``, ``backend`` and
+    ``frame_lib`` are used); ``ids`` is a Series of the frame library.
+    Raises a ValueError naming ``what``, the count and the first id that is
+    not a vertex of the graph.
+    """
+    labels = graph.labels
+    n = len(labels)
+    if len(ids) == 0:
+        return graph.backend.xp.zeros(0, dtype=np.int64)
+    try:
+        pos = labels.searchsorted(ids)
+    except TypeError as err:
+        raise TypeError(f"{what}: ids of type {ids.dtype} cannot be compared with the graph's "
+                        f"vertex ids ({labels.dtype}): {err}") from None
+    pos = to_backend(_as_array(pos), np).astype(np.int64)
+    clipped = np.clip(pos, 0, max(n - 1, 0))
+    found = labels.take(host_or_device(clipped, graph.frame_lib)).reset_index(drop=True)
+    given = ids.reset_index(drop=True)
+    same = to_backend(_as_array(found == given), np).astype(bool)
+    if n == 0 or not same.all():
+        bad = np.flatnonzero(~same) if n else np.arange(len(ids))
+        first = given.iloc[int(bad[0])]
+        raise ValueError(f"{what}: {len(bad)} id(s) are not vertices of the graph; "
+                         f"first is {plain(first)!r}")
+    return to_backend(clipped, graph.backend.xp)
+
+
+def _as_array(values):
+    """Series or array values as a NumPy or CuPy array (``to_backend`` moves them)."""
+    if type(values).__module__.startswith("cupy"):
+        return values
+    if hasattr(values, "to_numpy"):
+        return values.to_numpy()
+    if hasattr(values, "values_host"):
+        return values.values_host
+    return np.asarray(values)
+
+
+def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
+    """Refuse a directed graph object (or a Graph built from one) unless the
+    caller asked to symmetrise it."""
+    directed = graph.directed_input if isinstance(graph, Graph) else is_directed_input(graph)
+    if directed and not symmetrize:
+        kind = "cm.Graph built from a directed graph" if isinstance(graph, Graph) else \
+            f"directed {type(graph).__name__}"
+        raise ValueError(f"{what} needs an undirected graph, got a {kind}; pass "
+                         f"symmetrize=True to treat each edge as undirected")

@@ -1,0 +1,167 @@
+"""Input adapters: every supported graph object -> its edge rows as frame-library
+Series (unvalidated), plus the vertices that carry no edge.
+
+Supported: cuDF and pandas edge-list frames, ``cugraph.Graph``,
+``networkx.Graph`` (and its directed and multi-graph kinds) and SciPy sparse
+matrices.  A new input kind (a Dask frame, say) is one more adapter in
+:data:`INPUT_ADAPTERS`; everything after this stage sees only an
+:class:`EdgeInput`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_WEIGHT = "weight"
+
+
+@dataclass
+class EdgeInput:
+    """Edges as frame-library Series plus the vertices that carry no edge."""
+
+    frame_lib: Any  # pandas or cudf
+    frame: Any  # DataFrame with the caller's rows (never modified)
+    source: str
+    destination: str
+    weight: str | None
+    extra_vertices: Any = None  # Series of isolated vertex ids, or None
+
+
+def frame_library(obj: Any) -> Any | None:
+    module = type(obj).__module__
+    if module.startswith("pandas"):
+        return pd
+    if module.startswith("cudf"):
+        import cudf
+
+        return cudf
+    return None
+
+
+def _from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
+    lib = frame_library(obj)
+    if lib is None or not hasattr(obj, "columns"):
+        return None
+    for role, col in (("source", source), ("destination", destination)):
+        if col not in obj.columns:
+            raise ValueError(
+                f"{role} column {col!r} not found; the frame has columns {list(obj.columns)}"
+            )
+    if weight is not None and weight not in obj.columns:
+        if weight != DEFAULT_WEIGHT:
+            raise ValueError(
+                f"weight column {weight!r} not found; the frame has columns {list(obj.columns)}"
+            )
+        weight = None  # no column named like the default: unweighted
+    return EdgeInput(lib, obj, source, destination, weight)
+
+
+def _from_cugraph(obj, source, destination, weight) -> EdgeInput | None:
+    if not type(obj).__module__.startswith("cugraph"):
+        return None
+    frame = obj.view_edge_list()
+    cols = list(frame.columns)
+    src = getattr(obj, "source_columns", None) or cols[0]
+    dst = getattr(obj, "destination_columns", None) or cols[1]
+    src = src[0] if isinstance(src, list) else src
+    dst = dst[0] if isinstance(dst, list) else dst
+    wcol = getattr(obj, "weight_column", None)
+    if wcol is None and len(cols) > 2:
+        wcol = cols[2]
+    if not getattr(obj, "is_weighted", lambda: wcol is not None)():
+        wcol = None
+    return _from_dataframe(frame, src, dst, wcol)
+
+
+def _from_networkx(obj, source, destination, weight) -> EdgeInput | None:
+    try:
+        import networkx as nx
+    except ImportError:  # pragma: no cover - networkx is a base dependency
+        return None
+    if not isinstance(obj, nx.Graph):
+        return None
+    edges = obj.edges(data=True)  # a multigraph's parallel edges come out one by one
+    us, vs, ws = [], [], []
+    for u, v, data in edges:
+        us.append(u)
+        vs.append(v)
+        ws.append(data.get(weight, 1) if weight is not None else 1)  # NetworkX: missing means 1
+    nodes = list(obj.nodes)
+    frame = pd.DataFrame({"src": pd.Series(us, dtype=_nx_dtype(us or nodes)),
+                          "dst": pd.Series(vs, dtype=_nx_dtype(vs or nodes)),
+                          "weight": pd.Series(ws, dtype=_nx_dtype(ws, numeric=True))})
+    extra = pd.Series(nodes, dtype=_nx_dtype(nodes)) if nodes else None
+    return EdgeInput(pd, frame, "src", "dst", "weight", extra)
+
+
+def _nx_dtype(values, numeric=False):
+    if numeric and not values:
+        return "float64"
+    if values and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in values):
+        return "int64"
+    if numeric and values and all(isinstance(x, (int, float, np.integer, np.floating))
+                                  and not isinstance(x, bool) for x in values):
+        return "float64"
+    return object
+
+
+def _from_scipy(obj, source, destination, weight) -> EdgeInput | None:
+    try:
+        import scipy.sparse as sp
+    except ImportError:  # pragma: no cover
+        return None
+    if not sp.issparse(obj):
+        return None
+    if obj.shape[0] != obj.shape[1]:
+        raise ValueError(f"a sparse adjacency matrix must be square, got shape {obj.shape}")
+    coo = obj.tocoo()
+    frame = pd.DataFrame({"src": coo.row.astype(np.int64), "dst": coo.col.astype(np.int64),
+                          "weight": coo.data})
+    extra = pd.Series(np.arange(obj.shape[0], dtype=np.int64))
+    return EdgeInput(pd, frame, "src", "dst", "weight", extra)
+
+
+# New input kinds (a Dask-cuDF frame, say) are one more adapter here; the
+# algorithms only ever see a PreparedGraph.
+INPUT_ADAPTERS: list[Callable[..., EdgeInput | None]] = [
+    _from_dataframe,
+    _from_cugraph,
+    _from_networkx,
+    _from_scipy,
+]
+
+
+def read_input(graph: Any, source: str = "src", destination: str = "dst",
+               weight: str | None = DEFAULT_WEIGHT) -> EdgeInput:
+    """Recognise the caller's graph object and return its edges (unvalidated)."""
+    for adapter in INPUT_ADAPTERS:
+        found = adapter(graph, source, destination, weight)
+        if found is not None:
+            return found
+    raise TypeError(
+        "expected a cuDF or pandas edge-list DataFrame, a cugraph.Graph, a networkx.Graph "
+        f"or a SciPy sparse matrix, got {type(graph).__module__}.{type(graph).__name__}"
+    )
+
+
+def is_directed_input(graph: Any) -> bool:
+    """True for graph objects that declare themselves directed (NetworkX, cuGraph)."""
+    is_directed = getattr(graph, "is_directed", None)
+    if callable(is_directed) and not hasattr(graph, "columns"):
+        try:
+            return bool(is_directed())
+        except Exception:  # pragma: no cover - an object with an unrelated method
+            return False
+    return False
+
+
+def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
+    """Refuse a directed graph object unless the caller asked to symmetrise it."""
+    if is_directed_input(graph) and not symmetrize:
+        raise ValueError(f"{what} needs an undirected graph, got a directed "
+                         f"{type(graph).__name__}; pass symmetrize=True to treat each "
+                         f"edge as undirected")

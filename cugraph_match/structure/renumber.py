@@ -1,0 +1,196 @@
+"""Caller ids -> internal ids ``0..n-1`` in the sorted order of the ids, and back.
+
+Internal order equals caller order, so comparing internal ids compares the
+caller's ids: the tie rule of the matchings is stated on caller ids and
+holds on internal ones.
+
+Three ways, fastest first:
+
+* **dense** (integer ids whose range is at most a few times their count,
+  the usual case): mark the ids present in a table over the range, count
+  the marks below each slot, look every id up.  Linear, no sort.
+* **sorted** (integer ids spread wide, e.g. hashes): one integer sort of
+  ``id - min`` with positions (``sort_cpu``; CuPy's radix sort on the
+  device), codes assigned in one walk.
+* **factorize** (strings, floats, objects): the frame library's own
+  ``factorize(sort=True)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import pipeline_cpu as host
+from .backend import to_backend
+from .edges import index_dtype
+from .sort_cpu import bit_width, sort_with_positions
+
+# A table of this many slots per id (or 2**16 slots, whichever is more) is
+# cheaper than sorting the ids.
+DENSE_SLOTS_PER_ID = 2
+
+
+def common_integer_ids(parts):
+    """Cast integer id columns to one integer dtype (NumPy would promote int64 +
+    uint64 to float64, which merges ids above 2**53)."""
+    dtypes = [getattr(p.dtype, "numpy_dtype", p.dtype) for p in parts]
+    if not all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes):
+        return parts
+    common = np.result_type(*dtypes)
+    if common.kind != "f":
+        return parts
+    if all(int(p.max()) <= np.iinfo(np.int64).max for p in parts if len(p) and p.dtype.kind == "u"):
+        return [p.astype(np.int64) for p in parts]
+    if all(int(p.min()) >= 0 for p in parts if len(p) and p.dtype.kind == "i"):
+        return [p.astype(np.uint64) for p in parts]
+    return [p.astype(object) for p in parts]
+
+
+def _integer_dtype(part) -> np.dtype | None:
+    dtype = part.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        return dtype
+    return None
+
+
+def renumber(parts: list, lib, xp, what: str) -> tuple[list, Any]:
+    """Internal ids of every part (Series of caller ids) and the labels.
+
+    Returns one ``xp`` code array per part (int32 below 2**31 vertices, else
+    int64) and the sorted distinct ids as a Series of ``lib`` named
+    ``vertex``.  ``what`` names the ids in errors.
+    """
+    present = [p for p in parts if len(p)]
+    if present:
+        cast = iter(common_integer_ids(present))
+        parts = [next(cast) if len(p) else p for p in parts]
+    dtypes = {_integer_dtype(p) for p in parts if len(p)}
+    if len(dtypes) == 1 and None not in dtypes:
+        dtype = dtypes.pop()
+        if lib is pd:
+            codes, labels = _integer_host([p.to_numpy() for p in parts], dtype)
+            return [to_backend(c, xp) for c in codes], pd.Series(labels, name="vertex")
+        import cupy  # a cuDF frame: renumber where its columns live
+
+        codes, labels = _integer_xp([p.to_cupy() for p in parts], dtype, cupy)
+        return [to_backend(c, xp) for c in codes], lib.Series(labels, name="vertex")
+    return _factorize(parts, lib, xp, what)
+
+
+def _shifted_back(offsets, low: int, dtype):
+    """``offsets + low`` in ``dtype``, for uint64 offsets from ``low``: wrapping
+    64-bit arithmetic gives the exact id for signed and unsigned dtypes."""
+    wide = np.dtype(np.int64) if dtype.kind == "i" else np.dtype(np.uint64)
+    return (offsets.astype(np.uint64) + np.uint64(low % 2**64)).view(wide).astype(dtype)
+
+
+def _bounds(arrays):
+    lows, highs = [], []
+    for a in arrays:
+        if a.shape[0]:
+            lo, hi = host.min_max(a)
+            lows.append(int(lo))
+            highs.append(int(hi))
+    return min(lows), max(highs)
+
+
+def _integer_host(arrays, dtype):
+    """Renumber integer id arrays on the host (dense table or integer sort)."""
+    arrays = [a.astype(dtype, copy=False) for a in arrays]
+    total = sum(a.shape[0] for a in arrays)
+    if total == 0:
+        return [np.zeros(0, dtype=np.int32) for _ in arrays], np.zeros(0, dtype=dtype)
+    low, high = _bounds(arrays)
+    span = high - low + 1
+    low_value = dtype.type(low)
+    if span <= max(DENSE_SLOTS_PER_ID * total, 2**16):
+        marks = np.zeros(span, dtype=np.uint8)
+        for a in arrays:
+            host.mark_present(a, low_value, marks)
+        code_of = np.empty(span, dtype=index_dtype(span))
+        count = host.dense_codes(marks, code_of)
+        offsets = np.flatnonzero(marks)
+        del marks
+        labels = _shifted_back(offsets, low, dtype)
+        codes = []
+        for a in arrays:
+            out = np.empty(a.shape[0], dtype=index_dtype(count))
+            host.lookup_codes(a, low_value, code_of, out)
+            codes.append(out)
+        return codes, labels
+    keys = np.empty(total, dtype=np.uint64)
+    start = 0
+    for a in arrays:
+        host.offset_keys(a, low_value, keys[start:start + a.shape[0]])
+        start += a.shape[0]
+    sorted_keys, positions = sort_with_positions(keys, bit_width(span - 1))
+    del keys
+    all_codes = np.empty(total, dtype=index_dtype(total))
+    values = host.codes_from_sorted(sorted_keys, positions, all_codes)
+    del sorted_keys, positions
+    labels = _shifted_back(values, low, dtype)
+    codes, start = [], 0
+    for a in arrays:
+        codes.append(all_codes[start:start + a.shape[0]])
+        start += a.shape[0]
+    return codes, labels
+
+
+def _integer_xp(arrays, dtype, xp):
+    """:func:`_integer_host` on the device: the dense table filled and read by
+    kernels (no index temporaries), or CuPy's sort-based ``unique``."""
+    from . import pipeline_gpu as dev
+
+    arrays = [a.astype(dtype, copy=False) for a in arrays]
+    total = sum(int(a.shape[0]) for a in arrays)
+    if total == 0:
+        return [xp.zeros(0, dtype=np.int32) for _ in arrays], xp.zeros(0, dtype=dtype)
+    low = min(int(a.min()) for a in arrays if a.shape[0])
+    high = max(int(a.max()) for a in arrays if a.shape[0])
+    span = high - low + 1
+    shift = dtype.type(low)
+    if span <= max(DENSE_SLOTS_PER_ID * total, 2**16):
+        marks = xp.zeros(span, dtype=np.uint8)
+        for a in arrays:
+            dev.launch(dev.mark_present, int(a.shape[0]), a, shift, marks)
+        code_of = xp.cumsum(marks, dtype=index_dtype(span + 1)) - 1
+        labels = _shifted_back(xp.flatnonzero(marks), low, dtype)
+        del marks
+        codes = []
+        for a in arrays:
+            out = xp.empty(a.shape[0], dtype=index_dtype(span))
+            dev.launch(dev.lookup_codes, int(a.shape[0]), a, shift, code_of, out)
+            codes.append(out)
+        return codes, labels
+    joined = xp.concatenate(arrays)
+    labels, inverse = xp.unique(joined, return_inverse=True)
+    inverse = inverse.ravel().astype(index_dtype(total))
+    codes, start = [], 0
+    for a in arrays:
+        codes.append(inverse[start:start + a.shape[0]])
+        start += a.shape[0]
+    return codes, labels.astype(dtype)
+
+
+def _factorize(parts, lib, xp, what: str):
+    """Any orderable ids (strings, floats, objects): the frame library's factorize."""
+    ids = lib.concat(parts, ignore_index=True)
+    if lib is pd and ids.dtype == object and pd.api.types.infer_dtype(ids, skipna=True) in (
+            "mixed", "mixed-integer"):
+        raise TypeError(f"{what} cannot be ordered (mixed types: "
+                        f"{sorted({type(x).__name__ for x in ids})})")
+    try:
+        codes, uniques = lib.factorize(ids, sort=True)
+    except TypeError as err:
+        raise TypeError(f"{what} cannot be ordered (mixed types?): {err}") from None
+    labels = lib.Series(uniques, name="vertex")
+    codes = to_backend(codes if not hasattr(codes, "values") else codes.values, xp)
+    codes = codes.astype(index_dtype(max(len(labels), 1)), copy=False)
+    out, start = [], 0
+    for p in parts:
+        out.append(codes[start:start + len(p)])
+        start += len(p)
+    return out, labels

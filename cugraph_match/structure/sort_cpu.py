@@ -1,0 +1,229 @@
+"""Integer sorting on the host: the one primitive the input pipeline is built on.
+
+Every ordering the pipeline needs (distinct vertex ids, duplicate edges
+side by side, edges heaviest first) is a sort of one unsigned 64-bit key
+per element that also says where each element came from.  Two ways, picked
+by the key's width:
+
+* **packed**: when the key's bits plus the bits of an element's position fit
+  in 64, ``key << position_bits | position`` is one ``uint64`` and a plain
+  ``np.sort`` orders it (NumPy's vectorised sort, several times faster than
+  an argsort).  The position in the low bits also makes it stable;
+* **radix**: otherwise a least-significant-digit radix sort of (key,
+  position) pairs in ``numba``, 11-bit digits, parallel over chunks of the
+  input, digits on which every key agrees skipped.
+
+Both return the *permutation* (positions in sorted order, stable), so the
+caller gathers whatever else travels with the keys.  Keys must be
+``uint64``; :func:`order_key` turns weights of any supported dtype into
+keys that order like the values.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+RADIX_BITS = 11
+BUCKETS = 1 << RADIX_BITS
+_MASK = np.uint64(BUCKETS - 1)
+
+
+def bit_width(value: int) -> int:
+    """Bits needed to write ``value`` (>= 0) in binary; 0 for 0."""
+    return int(value).bit_length()
+
+
+def position_dtype(count: int) -> np.dtype:
+    """The narrowest signed dtype that indexes ``count`` elements."""
+    return np.dtype(np.int32) if count < 2**31 else np.dtype(np.int64)
+
+
+# --------------------------------------------------------------------------
+# packed: key and position in one word, sorted by NumPy
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _pack(keys, shift, out):
+    for i in prange(keys.shape[0]):
+        out[i] = (keys[i] << shift) | np.uint64(i)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _unpack_positions(packed, mask, out):
+    for i in prange(packed.shape[0]):
+        out[i] = packed[i] & mask
+
+
+# --------------------------------------------------------------------------
+# radix: (key, position) pairs, least significant digit first
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _digit_counts(keys, digits, chunks):
+    """Per digit, how many keys have each digit value (one read of the keys)."""
+    n = keys.shape[0]
+    step = (n + chunks - 1) // chunks
+    counts = np.zeros((chunks, digits, BUCKETS), dtype=np.int64)
+    for c in prange(chunks):
+        for i in range(c * step, min(n, (c + 1) * step)):
+            k = keys[i]
+            for d in range(digits):
+                counts[c, d, (k >> np.uint64(d * RADIX_BITS)) & _MASK] += 1
+    return counts.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _radix_pass(keys, positions, out_keys, out_positions, digit, chunks):
+    """One stable counting-sort pass on ``digit``; each chunk keeps its own
+    bucket cursors, laid out bucket-major so the chunks' outputs interleave
+    in input order (stability)."""
+    n = keys.shape[0]
+    step = (n + chunks - 1) // chunks
+    shift = np.uint64(digit * RADIX_BITS)
+    cursor = np.zeros((chunks, BUCKETS), dtype=np.int64)
+    for c in prange(chunks):
+        for i in range(c * step, min(n, (c + 1) * step)):
+            cursor[c, (keys[i] >> shift) & _MASK] += 1
+    total = 0
+    for b in range(BUCKETS):
+        for c in range(chunks):
+            count = cursor[c, b]
+            cursor[c, b] = total
+            total += count
+    for c in prange(chunks):
+        for i in range(c * step, min(n, (c + 1) * step)):
+            k = keys[i]
+            b = (k >> shift) & _MASK
+            at = cursor[c, b]
+            out_keys[at] = k
+            out_positions[at] = positions[i]
+            cursor[c, b] = at + 1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _iota(out):
+    for i in prange(out.shape[0]):
+        out[i] = i
+
+
+def radix_sort_pairs(keys: np.ndarray, values: np.ndarray, bits: int):
+    """``keys`` (``uint64``, below 2**bits) sorted ascending, stably, and
+    ``values`` (any dtype) carried along.  The caller's arrays are untouched."""
+    n = keys.shape[0]
+    digits = max(1, -(-bits // RADIX_BITS))
+    chunks = max(1, min(numba.get_num_threads() * 2, n // 65536 + 1))
+    counts = _digit_counts(keys, digits, chunks) if n else np.zeros((digits, BUCKETS), np.int64)
+    work_keys, work_values = keys, values
+    spare_keys = spare_values = None
+    for d in range(digits):
+        if n == 0 or counts[d].max() == n:
+            continue  # every key has the same digit here: the pass would move nothing
+        if spare_keys is None:
+            spare_keys = np.empty_like(keys)
+            spare_values = np.empty_like(values)
+        _radix_pass(work_keys, work_values, spare_keys, spare_values, d, chunks)
+        if work_keys is keys:  # never write into the caller's arrays
+            work_keys, spare_keys = spare_keys, np.empty_like(keys)
+            work_values, spare_values = spare_values, np.empty_like(values)
+        else:
+            work_keys, spare_keys = spare_keys, work_keys
+            work_values, spare_values = spare_values, work_values
+    if work_keys is keys:
+        return keys.copy(), values.copy()
+    return work_keys, work_values
+
+
+def _radix_sort(keys: np.ndarray, bits: int):
+    n = keys.shape[0]
+    positions = np.empty(n, dtype=position_dtype(n))
+    _iota(positions)
+    return radix_sort_pairs(keys, positions, bits)
+
+
+# --------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------
+
+
+def sort_with_positions(keys: np.ndarray, bits: int | None = None):
+    """``keys`` (``uint64``) sorted ascending and, for each, where it came from.
+
+    Stable: equal keys keep their input order.  ``bits`` bounds the keys
+    (every key < 2**bits); it decides between the packed NumPy sort and the
+    radix sort, and how many radix digits there are.  Computed from the
+    maximum when omitted.  Positions are int32 below 2**31 keys, else int64.
+    The caller's array is not modified.
+    """
+    n = keys.shape[0]
+    if keys.dtype != np.uint64:
+        raise TypeError(f"sort keys must be uint64, got {keys.dtype}")
+    if bits is None:
+        bits = bit_width(int(keys.max())) if n else 0
+    position_bits = bit_width(max(n - 1, 0))
+    if n <= 1 or bits == 0:
+        positions = np.empty(n, dtype=position_dtype(n))
+        _iota(positions)
+        return keys.copy(), positions
+    if bits + position_bits <= 64:
+        packed = np.empty(n, dtype=np.uint64)
+        _pack(keys, np.uint64(position_bits), packed)
+        packed.sort()
+        positions = np.empty(n, dtype=position_dtype(n))
+        _unpack_positions(packed, np.uint64((1 << position_bits) - 1), positions)
+        np.right_shift(packed, np.uint64(position_bits), out=packed)
+        return packed, positions
+    return _radix_sort(keys, bits)
+
+
+def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int):
+    """``keys`` sorted (stable) and ``values`` carried along: the packed sort
+    and one parallel gather of the values when key and position fit one word,
+    else the radix sort moving the values with the keys."""
+    n = keys.shape[0]
+    if bits + bit_width(max(n - 1, 0)) <= 64:
+        from .pipeline_cpu import gather
+
+        sorted_keys, positions = sort_with_positions(keys, bits)
+        out = np.empty_like(values)
+        gather(values, positions, out)
+        return sorted_keys, out
+    return radix_sort_pairs(keys, values, bits)
+
+
+def stable_argsort(keys: np.ndarray, bits: int | None = None) -> np.ndarray:
+    """Positions of ``keys`` in ascending order, ties in input order (see
+    :func:`sort_with_positions`)."""
+    return sort_with_positions(keys, bits)[1]
+
+
+def order_key(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """An unsigned 64-bit key per value that orders like the values, and its width.
+
+    Defined for the weights the pipeline accepts, which are validated
+    positive: a positive IEEE-754 float's bit pattern orders like the float
+    (float32 keys use 32 bits, float64 keys 64), and a positive integer is
+    its own key, so integer weights order exactly at any size (no rounding
+    through float64).
+    """
+    dtype = values.dtype
+    if dtype == np.float32:
+        return values.view(np.uint32).astype(np.uint64), 32
+    if dtype == np.float64:
+        return values.view(np.uint64), 64
+    if dtype.kind in "iu":
+        return values.astype(np.uint64, copy=False), 8 * dtype.itemsize
+    raise TypeError(f"no order key for weights of dtype {dtype}")
+
+
+def weights_of_order_keys(keys: np.ndarray, dtype) -> np.ndarray:
+    """Invert :func:`order_key`: the weights of ``dtype`` the keys stand for."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float32:
+        return keys.astype(np.uint32).view(np.float32)
+    if dtype == np.float64:
+        return keys.view(np.float64)
+    return keys.astype(dtype)
