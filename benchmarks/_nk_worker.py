@@ -1,4 +1,4 @@
-"""NetworKit side of ``bench_matching.py``, run in a separate worker process.
+"""NetworKit side of the benchmarks, run in a separate worker process.
 
 Why a separate process: NetworKit's wheel bundles its own copy of libgomp.
 Loading it into the process that runs Numba's ``omp`` threading layer (which
@@ -7,12 +7,30 @@ cores, and on a 2-core machine that made our ``prange`` kernels ~400x slower
 (0.3 s instead of 0.7 ms per LD call on an R-MAT scale-12 graph).  Keeping
 NetworKit in its own process keeps both sides' timings honest.
 
-The worker keeps one graph at a time in a module global, so the parent can
-load a graph once and time several matchers on it, one call per run.
+The parent saves the caller's arrays once per graph and variant (``load``:
+``u``, ``v`` as in the frame, int64; ``w`` float64 or float32, absent for the
+unweighted variant; ``n`` = largest id + 1).  Every timed run then starts
+from those arrays, end to end:
+
+1. ``build``: ``nk.GraphFromCoo((w, (u.astype(np.uint64), v.astype(np.uint64))),
+   n=n, weighted=True, directed=False)``, or ``GraphFromCoo((u, v), n=n,
+   weighted=False, directed=False)`` for the unweighted variant
+   (``weighted=True``, every weight 1.0, for ``BSuitorMatcher``, which
+   refuses unweighted graphs);
+2. ``simplify``: ``removeSelfLoops()`` (matchings only: our matchings drop
+   loops, our Louvain keeps them) and ``removeMultiEdges()`` (NetworKit
+   keeps the first of a set of parallel edges; we keep the heaviest);
+3. ``sort`` (SortSuitor only): ``graphtools.sortEdgesByWeight(G, True)``;
+4. the algorithm and its result object (``run()`` + ``getMatching()`` /
+   ``getBMatching()`` / ``getPartition()``).
+
+Each phase is timed; ``total_s`` is the whole.  Converting the result to a
+NumPy array for the checks happens after the clock stops.
 """
 
 from __future__ import annotations
 
+import gc
 import time
 
 import numpy as np
@@ -29,108 +47,112 @@ def _nk():
 def setup(threads: int) -> dict:
     """Set NetworKit's thread count; return its version and thread count."""
     nk = _nk()
-    nk.setNumberOfThreads(threads)
+    nk.setNumberOfThreads(int(threads))
     return {"version": nk.__version__, "threads": int(nk.getMaxNumberOfThreads())}
 
 
 def load(path: str) -> dict:
-    """Build the undirected weighted NetworKit graph saved by the parent.
-
-    ``path`` is an ``.npz`` with ``n``, ``u``, ``v`` (one row per undirected
-    edge, ``u < v``) and ``w`` (float64).  Returns the build time and counts.
-    """
-    nk = _nk()
+    """Load the arrays of one graph and variant (untimed)."""
     _STATE.clear()
-    data = np.load(path)
-    n = int(data["n"])
-    # addEdges needs 64-bit ids: int32 arrays fail with "invalid input format".
-    u = data["u"].astype(np.uint64)
-    v = data["v"].astype(np.uint64)
-    w = data["w"].astype(np.float64)
-    t0 = time.perf_counter()
-    graph = nk.Graph(n, weighted=True, directed=False)
-    graph.addEdges((w, (u, v)))
-    build_s = time.perf_counter() - t0
-    _STATE["graph"] = graph
-    _STATE["sorted"] = False
-    return {"build_s": build_s, "n": int(graph.numberOfNodes()), "m": int(graph.numberOfEdges())}
-
-
-def sort_edges() -> float:
-    """Sort every adjacency list by non-increasing weight (SortSuitor's precondition)."""
-    nk = _nk()
-    t0 = time.perf_counter()
-    nk.graphtools.sortEdgesByWeight(_STATE["graph"], True)
-    _STATE["sorted"] = True
-    return time.perf_counter() - t0
-
-
-def run_suitor(sort_suitor: bool, repeat: int) -> dict:
-    """Time ``SuitorMatcher(G, sort_suitor, False).run()`` + ``getMatching()``.
-
-    One warm-up run (with ``checkSortedEdges=True`` for SortSuitor, so an
-    unsorted graph raises instead of giving a wrong answer), then ``repeat``
-    timed runs, each on a freshly constructed matcher (construction is not
-    timed).  Returns the times, weight, cardinality and mate vector (-1 for
-    unmatched).
-    """
-    nk = _nk()
-    graph = _STATE["graph"]
-    if sort_suitor and not _STATE["sorted"]:
-        raise RuntimeError("SortSuitor needs sort_edges() first")
-    warm = nk.matching.SuitorMatcher(graph, sort_suitor, sort_suitor)
-    warm.run()
-    warm.getMatching()
-    times = []
-    matching = None
-    for _ in range(repeat):
-        matcher = nk.matching.SuitorMatcher(graph, sort_suitor, False)
-        t0 = time.perf_counter()
-        matcher.run()
-        matching = matcher.getMatching()
-        times.append(time.perf_counter() - t0)
-    vector = matching.getVector()
-    n = len(vector)
-    mate = np.fromiter((-1 if x is None or x >= n else x for x in vector), dtype=np.int64, count=n)
-    return {
-        "times": times,
-        "weight": float(matching.weight(graph)),
-        "cardinality": int(matching.size(graph)),
-        "mate": mate,
-    }
+    with np.load(path) as data:
+        _STATE["u"] = data["u"]
+        _STATE["v"] = data["v"]
+        _STATE["w"] = data["w"] if "w" in data.files else None
+        _STATE["n"] = int(data["n"])
+    return {"rows": int(_STATE["u"].shape[0]), "n": _STATE["n"],
+            "weighted": _STATE["w"] is not None}
 
 
 def release() -> None:
     _STATE.clear()
+    gc.collect()
 
 
-# --------------------------------------------------------------------------
-# b-matching (used by bench_bmatching.py)
-# --------------------------------------------------------------------------
-
-
-def run_bsuitor(b: int, repeat: int) -> dict:
-    """Time ``BSuitorMatcher(G, b).run()`` + ``getBMatching()`` on the loaded graph.
-
-    One warm-up run, then ``repeat`` timed runs, each on a freshly built
-    matcher (construction untimed).  Returns the times, NetworKit's own
-    weight and size of the b-matching, and its edges as sorted ``lo``/``hi``
-    int64 arrays (``lo < hi``), extracted after the clock stopped.
-    """
+def _graph(drop_loops: bool, phases: dict, weighted_always: bool = False):
+    """NetworKit's graph of the loaded arrays; ``weighted_always`` builds a
+    weighted graph (every weight 1.0) from an unweighted variant too, for
+    algorithms that refuse unweighted graphs (``BSuitorMatcher``)."""
     nk = _nk()
-    graph = _STATE["graph"]
-    warm = nk.matching.BSuitorMatcher(graph, int(b))
-    warm.run()
-    warm.getBMatching()
-    del warm
-    times = []
-    bm = None
-    for _ in range(repeat):
-        matcher = nk.matching.BSuitorMatcher(graph, int(b))
+    u, v, w, n = _STATE["u"], _STATE["v"], _STATE["w"], _STATE["n"]
+    t0 = time.perf_counter()
+    if w is not None:
+        graph = nk.GraphFromCoo((w, (u.astype(np.uint64), v.astype(np.uint64))), n=n,
+                                weighted=True, directed=False)
+    else:
+        graph = nk.GraphFromCoo((u, v), n=n, weighted=weighted_always, directed=False)
+    t1 = time.perf_counter()
+    if drop_loops:
+        graph.removeSelfLoops()
+    graph.removeMultiEdges()
+    phases["build_s"] = t1 - t0
+    phases["simplify_s"] = time.perf_counter() - t1
+    return graph
+
+
+def _runs(one_run, repeat: int, warmup: int):
+    """``warmup`` untimed and ``repeat`` timed end-to-end runs; (phase records, last result)."""
+    runs, last = [], None
+    for i in range(warmup + repeat):
+        last = None
+        gc.collect()
+        phases = {}
         t0 = time.perf_counter()
+        last = one_run(phases)
+        phases["total_s"] = time.perf_counter() - t0
+        if i >= warmup:
+            runs.append(phases)
+    return runs, last
+
+
+def _mate_vector(matching, n: int) -> np.ndarray:
+    vector = matching.getVector()
+    return np.fromiter((-1 if x is None or x >= n else x for x in vector), dtype=np.int64,
+                       count=len(vector))
+
+
+def run_suitor(sort_suitor: bool, repeat: int, warmup: int = 1) -> dict:
+    """End to end: graph from the arrays, simplify, (sort), ``SuitorMatcher(G,
+    sort_suitor, False).run()`` + ``getMatching()``."""
+    nk = _nk()
+
+    def one(phases):
+        graph = _graph(True, phases)
+        if sort_suitor:
+            t0 = time.perf_counter()
+            nk.graphtools.sortEdgesByWeight(graph, True)
+            phases["sort_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        matcher = nk.matching.SuitorMatcher(graph, sort_suitor, False)
+        matcher.run()
+        matching = matcher.getMatching()
+        phases["match_s"] = time.perf_counter() - t0
+        return graph, matching
+
+    runs, (graph, matching) = _runs(one, repeat, warmup)
+    if sort_suitor:  # the precondition held: checkSortedEdges=True raises otherwise
+        check = nk.matching.SuitorMatcher(graph, True, True)
+        check.run()
+    return {"runs": runs, "weight": float(matching.weight(graph)),
+            "cardinality": int(matching.size(graph)), "proper": bool(matching.isProper(graph)),
+            "nk_edges": int(graph.numberOfEdges()),
+            "mate": _mate_vector(matching, _STATE["n"])}
+
+
+def run_bsuitor(b: int, repeat: int, warmup: int = 1) -> dict:
+    """End to end: graph from the arrays, simplify, ``BSuitorMatcher(G, b).run()``
+    + ``getBMatching()``; the matched edges (``lo < hi``, sorted) come back."""
+    nk = _nk()
+
+    def one(phases):
+        graph = _graph(True, phases, weighted_always=True)  # it refuses unweighted graphs
+        t0 = time.perf_counter()
+        matcher = nk.matching.BSuitorMatcher(graph, int(b))
         matcher.run()
         bm = matcher.getBMatching()
-        times.append(time.perf_counter() - t0)
+        phases["match_s"] = time.perf_counter() - t0
+        return graph, bm
+
+    runs, (graph, bm) = _runs(one, repeat, warmup)
     lo, hi = [], []
     for u, partners in enumerate(bm.getMatches()):
         for v in partners:
@@ -140,55 +162,31 @@ def run_bsuitor(b: int, repeat: int) -> dict:
     lo = np.asarray(lo, dtype=np.int64)
     hi = np.asarray(hi, dtype=np.int64)
     order = np.lexsort((hi, lo))
-    return {
-        "times": times,
-        "weight": float(bm.weight()),
-        "cardinality": int(bm.size()),
-        "lo": lo[order],
-        "hi": hi[order],
-    }
+    return {"runs": runs, "weight_reported": float(bm.weight()),
+            "size_reported": int(bm.size()), "nk_edges": int(graph.numberOfEdges()),
+            "lo": lo[order], "hi": hi[order]}
 
 
-# --------------------------------------------------------------------------
-# Louvain (used by bench_louvain.py)
-# --------------------------------------------------------------------------
-
-
-def run_plm(repeat: int, refine: bool = False, gamma: float = 1.0, par: str = "balanced",
-            seed: int = 0) -> dict:
-    """Time ``PLM(G, refine, gamma, par).run()`` on the loaded graph.
-
-    NetworKit's seed is set to ``seed`` before every run (the parallel
-    strategies stay nondeterministic across threads all the same).  One
-    untimed warm-up run, then ``repeat`` timed runs, each on a freshly
-    constructed PLM (construction untimed).  Returns the times, the community
-    of every vertex from the last run (int64), NetworKit's own modularity of
-    that partition, its number of communities and PLM's internal phase timings.
-    """
+def run_plm(repeat: int, refine: bool = False, gamma: float = 1.0, seed: int = 0,
+            warmup: int = 1, par: str = "balanced") -> dict:
+    """End to end: graph from the arrays (self-loops kept, parallel edges
+    removed), ``PLM(G, refine, gamma, par).run()`` + ``getPartition()``;
+    NetworKit's seed is set before every run."""
     nk = _nk()
-    graph = _STATE["graph"]
-    nk.setSeed(int(seed), False)
-    warm = nk.community.PLM(graph, bool(refine), float(gamma), str(par))
-    warm.run()
-    del warm
-    times = []
-    plm = None
-    for _ in range(repeat):
+
+    def one(phases):
+        graph = _graph(False, phases)
         nk.setSeed(int(seed), False)
-        plm = nk.community.PLM(graph, bool(refine), float(gamma), str(par))
         t0 = time.perf_counter()
+        plm = nk.community.PLM(graph, bool(refine), float(gamma), str(par))
         plm.run()
-        times.append(time.perf_counter() - t0)
-    partition = plm.getPartition()
-    membership = np.asarray(partition.getVector(), dtype=np.int64)
-    try:
-        phases = {str(k): [float(x) for x in v] for k, v in dict(plm.getTiming()).items()}
-    except Exception:  # timing keys are informative only
-        phases = None
-    return {
-        "times": times,
-        "membership": membership,
-        "modularity": float(nk.community.Modularity().getQuality(partition, graph)),
-        "communities": int(partition.numberOfSubsets()),
-        "phase_timings": phases,
-    }
+        partition = plm.getPartition()
+        phases["louvain_s"] = time.perf_counter() - t0
+        return graph, partition
+
+    runs, (graph, partition) = _runs(one, repeat, warmup)
+    return {"runs": runs,
+            "membership": np.asarray(partition.getVector(), dtype=np.int64),
+            "modularity_own": float(nk.community.Modularity().getQuality(partition, graph)),
+            "communities": int(partition.numberOfSubsets()),
+            "nk_edges": int(graph.numberOfEdges())}

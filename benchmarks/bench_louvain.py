@@ -1,66 +1,60 @@
-"""Benchmark cugraph_match's Louvain against igraph, NetworKit and NetworkX.
+"""Benchmark what a user of louvain and modularity waits for: the whole call,
+from the caller's pandas frame to the returned result, with the kernel beside
+it, against igraph, NetworKit and NetworkX end to end from the same arrays.
 
-Graphs: R-MAT graphs (``--scales``), optional 2-D meshes (``--mesh``) and
-every MatrixMarket file in ``--data-dir`` (see ``bench_matching.py``).
-Generated graphs keep the float32 weights uniform on (0, 1] that ``rmat.py``
-draws (``--unit-weights`` makes them all 1); pattern ``.mtx`` files are
-unweighted (every weight 1) and files with a weight column keep it.
+Graphs and input variants are those of ``bench_matching.py`` (R-MAT at
+``--scales``, optional meshes, the MatrixMarket files of ``--data-dir``; each
+as an int64 ``src``/``dst`` frame with a float64, a float32 or no ``weight``
+column; pattern graphs get float32 weights U(0, 1] from ``--seed``, lesmis
+keeps its own).  The library's Louvain and modularity read the graph with
+duplicate rows merged (largest weight) and self-loops kept; the peers' graphs
+are built to the same semantics where the library allows it (see below).
 
-Every graph is read once into this library's canonical undirected form
-(``read_edges`` + ``canonical_graph``: each edge once with the largest weight
-of its duplicates, self-loops kept), and every code runs on exactly that
-graph: the peers' graphs are built from its ``lo``/``hi``/``w`` edges plus its
-self-loops, outside the timing.
+For every graph and variant (minimum of ``--repeat`` timed runs after one
+untimed warm-up run; every call compiled on small frames first):
 
-Codes, each timed on its own (algorithm only, graph already built):
+* ``cm.Graph(df, backend="cpu")``: the prepared-graph build alone;
+* ``cm.louvain(df, backend="cpu", seed=...)`` (whole call, refinement on as
+  by default), the call on a prepared Graph (``cm.louvain(g)``, its weighted
+  graph built), and the kernel ``louvain_communities(wg, resolution,
+  threshold, max_level, g.backend, seed)``; the same whole call and kernel
+  with ``refine=False`` (``--no-variant`` skips them);
+* ``cm.modularity(df, parts)`` of the partition the whole call returned,
+  on a prepared Graph, and the kernel ``modularity_of(wg,
+  community_codes(g, parts), resolution, np)`` (``community_codes`` alone
+  reported too);
+* igraph end to end (``_ig_worker.py``, own process): ``ig.Graph(n=n,
+  edges=np.column_stack([u, v]), directed=False)``, ``G.es["weight"] = w``,
+  ``simplify(multiple=True, loops=False, combine_edges="max")``, then
+  ``community_multilevel(weights=..., resolution=...)`` + ``membership``, or
+  ``modularity(membership, weights=..., resolution=...)`` of our partition;
+* NetworKit end to end (``_nk_worker.py``, own process): ``GraphFromCoo`` +
+  ``removeMultiEdges()`` (self-loops kept) + ``PLM(G, refine, gamma,
+  "balanced").run()`` + ``getPartition()``, refine False and True;
+* NetworkX, once, on graphs of at most ``--nx-max-edges`` undirected edges:
+  ``nx.Graph`` from the same arrays (``add_weighted_edges_from``; a repeated
+  edge keeps its last weight) + ``louvain_communities``;
+* the floor: ``np.argsort`` of one uint64 key ``(src << 32) | dst`` per row;
+* with ``--rss`` (default), the peak RSS per input byte of ``cm.Graph``,
+  ``cm.louvain`` and ``cm.modularity`` (one fresh process per call,
+  ``_rss_worker.py``), on generated graphs.
 
-* ``ours-cpu``: ``louvain_communities(g, γ, threshold, max_level, cpu, seed)``
-  with the library defaults (refinement pass on, as ``cm.louvain`` does);
-  ``ours-cpu[refine=False]`` without the final refinement move phase
-  (``--no-variant`` skips it).  The move phases are sequential njit; the CSR
-  build of each level uses Numba ``prange`` on ``--threads`` threads;
-* ``ours-gpu`` when a real GPU is usable: the same call on a GPU copy of the
-  graph, with a device synchronisation before starting and before stopping;
-* ``igraph``: ``Graph.community_multilevel(weights=...)``, sequential;
-  Python's ``random`` (igraph's RNG) is seeded with ``--seed-louvain`` before
-  every run, so every run is the same computation;
-* ``networkit-plm``: ``PLM(G, refine=False, gamma, par="balanced")``, ``run()``
-  timed, on ``--nk-threads`` threads, in a worker process (``_nk_worker.py``);
-  ``networkit-plm[refine=True]`` as well (``--no-variant`` skips it), so that
-  a like-for-like table pairs ours without refinement with PLM without, and
-  ours (refinement on by default) with PLM with;
-* ``networkx``: ``nx.community.louvain_communities(G, weight="weight",
-  seed=...)``, once, only on graphs of at most ``--nx-max-edges`` edges.
-
-Ours: one untimed warm-up (Numba compilation excluded), then the minimum of
-``--repeat`` runs.  NetworKit: one warm-up, then ``--repeat``.  igraph has no
-compilation or caches to warm: ``--repeat`` runs, minimum reported.
-
-Quality: the modularity of every code's partition is computed by this
-library's ``modularity_of`` on the same graph (one definition for all: a
-self-loop counts once in m and twice in its vertex's degree, as in
-NetworkX).  Each library's own modularity of its partition is recorded beside
-it as a cross-check.  Ratios: ``time(peer) / time(ours)`` (above 1: ours
-faster) and ``Q(ours) / Q(peer)`` (above 1: ours better).  A one-off
-``cm.louvain`` end-to-end call (edge frame in, partition frame out) is timed
-as well and its ``q`` checked equal to the algorithm-only run's.
+Quality: every partition is scored by the library's ``modularity_of`` on the
+library's graph (one definition for all: a self-loop counts once in m and
+twice in its vertex's degree); each peer's own value is kept beside it.
+Checks: the whole call, the prepared-Graph call and the kernel give the same
+modularity, and ``cm.modularity`` of the returned partition equals the
+returned ``q``; a failure makes the script exit with status 1.
 
 Example::
 
-    python benchmarks/bench_louvain.py --scales 16 18 --mesh 512 --repeat 3
+    python benchmarks/bench_louvain.py --scales 18 20 --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import gc
-import json
-import math
-import os
-import platform
-import random
-import shlex
 import sys
 import tempfile
 import time
@@ -69,575 +63,448 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-import bench_matching as bm  # noqa: E402  (shared helpers: graphs, timing, machine)
+import _common as C  # noqa: E402
 
-OURS = "ours-cpu"
-PEERS = ("igraph", "networkit-plm", "networkx")
-NK_REFINE = "networkit-plm[refine=True]"
-# Same algorithmic setting on both sides: without / with the final refinement move phase.
-LIKE_FOR_LIKE = ((f"{OURS}[refine=False]", "networkit-plm"), (OURS, NK_REFINE))
-
-
-# --------------------------------------------------------------------------
-# command line
-# --------------------------------------------------------------------------
+TARGET_SCALES = (18, 20)  # modularity vs igraph
+RSS_TARGET_SCALES = (20,)  # every public function
+LOUVAIN_RSS_TARGET_SCALES = (20, 22)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    today = _dt.date.today().isoformat()
-    cores = os.cpu_count() or 1
     p = argparse.ArgumentParser(
-        description="Time cugraph_match's Louvain (CPU, and GPU when usable) against igraph "
-                    "community_multilevel, NetworKit PLM and NetworkX louvain_communities; "
-                    "modularity of every partition by one definition.")
-    p.add_argument("--scales", type=int, nargs="*", default=[16, 18],
-                   help="R-MAT scales; pass --scales with no value for none (default: 16 18)")
-    p.add_argument("--edge-factor", type=int, default=16, help="R-MAT edges per id (default 16)")
-    p.add_argument("--rmat-permute", action="store_true",
-                   help="randomly relabel R-MAT vertices (Graph500 style)")
-    p.add_argument("--mesh", type=int, nargs="*", default=[],
-                   help="also run side x side 2-D grids (e.g. --mesh 512)")
-    p.add_argument("--unit-weights", action="store_true",
-                   help="give the generated graphs (R-MAT, meshes) weight 1 on every edge "
-                        "instead of the generators' U(0,1] weights")
-    p.add_argument("--data-dir", default=str(REPO.parent / "shared" / "data" / "graphs"),
-                   help="directory of MatrixMarket graphs (default: ../shared/data/graphs)")
-    p.add_argument("--pattern", default="*.mtx", help="file glob inside --data-dir (default *.mtx)")
-    p.add_argument("--no-real", action="store_true", help="skip the graphs of --data-dir")
-    p.add_argument("--seed", type=int, default=42,
-                   help="seed of the generated graphs' structure and weights (default 42)")
+        description="Whole-call and kernel timings of louvain and modularity against igraph, "
+                    "NetworKit PLM and NetworkX end to end, with peak RSS per input byte.")
+    C.add_graph_arguments(p, default_scales=(14, 16))
+    C.add_common_arguments(p, "louvain")
     p.add_argument("--seed-louvain", type=int, default=0,
                    help="seed of every Louvain run: ours, igraph (Python random), NetworKit, "
                         "NetworkX (default 0)")
     p.add_argument("--resolution", type=float, default=1.0, help="γ (default 1.0)")
     p.add_argument("--threshold", type=float, default=1e-7,
-                   help="our threshold (default 1e-7, as cm.louvain and NetworkX)")
+                   help="our threshold (default 1e-7, as cm.louvain)")
     p.add_argument("--max-level", type=int, default=100, help="our max_level (default 100)")
     p.add_argument("--no-variant", action="store_true",
-                   help="skip the ours-cpu[refine=False] variant")
-    p.add_argument("--repeat", type=int, default=3, help="timed runs per measurement; the "
-                   "minimum is reported (default 3; ours and NetworKit after one warm-up)")
-    p.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
-                   help="Numba threads (default: all usable cores)")
-    p.add_argument("--nk-threads", type=int, default=cores,
-                   help=f"NetworKit threads (default os.cpu_count() = {cores})")
+                   help="skip our refine=False runs and NetworKit's PLM(refine=True)")
     p.add_argument("--nx-max-edges", type=int, default=20_000,
                    help="run NetworkX only on graphs with at most this many undirected edges "
-                        "(self-loops included; default 20000)")
-    p.add_argument("--gpu", choices=("auto", "off"), default="auto",
-                   help="run our GPU Louvain when a GPU is usable (auto) or never (off)")
+                        "(default 20000)")
     p.add_argument("--no-igraph", action="store_true", help="skip igraph")
     p.add_argument("--no-networkit", action="store_true", help="skip NetworKit")
     p.add_argument("--no-networkx", action="store_true", help="skip NetworkX")
-    p.add_argument("--out-dir", default=str(HERE / "results"), help="default benchmarks/results")
-    p.add_argument("--out-name", default=None,
-                   help=f"file stem of the .json/.md results (default louvain_cpu_{today}, "
-                        f"or louvain_gpu_{today} when the GPU runs)")
-    p.add_argument("--date", default=None,
-                   help="date to record in the report (default: today, UTC)")
-    p.add_argument("--note", default=None, help="a free-text line for the report")
-    p.add_argument("--no-progress", action="store_true", help="no tqdm progress bar")
-    args = p.parse_args(argv)
-    if args.repeat < 1:
-        p.error("--repeat must be at least 1")
+    args = C.finish_args(p, p.parse_args(argv))
     if not args.resolution > 0:
         p.error("--resolution must be positive")
     return args
 
 
 # --------------------------------------------------------------------------
-# graphs
+# runs
 # --------------------------------------------------------------------------
 
 
-def graph_specs(args) -> list:
-    """``bm.graph_specs`` with this benchmark's weights: real pattern files get weight 1
-    (not random weights), and generated graphs weight 1 under ``--unit-weights``."""
-    specs = bm.graph_specs(args)
-    for spec in specs:
-        if spec.kind == "file":
-            spec.load = lambda path=Path(spec.source): load_file_unit(path)
-        elif args.unit_weights:
-            spec.load = lambda load=spec.load: unit_weights(load())
-    return specs
+def louvain_kwargs(args, refine: bool = True) -> dict:
+    return {"resolution": args.resolution, "threshold": args.threshold,
+            "max_level": args.max_level, "seed": args.seed_louvain, "refine": refine}
 
 
-def load_file_unit(path: Path):
-    from cugraph_match.datasets import read_graph
+def warm_up(args) -> None:
+    import cugraph_match as cm
+    from cugraph_match.community.louvain import louvain_communities
+    from cugraph_match.community.modularity import community_codes, modularity_of
 
-    edges, _vertices = read_graph(path)  # isolated vertices are left out (no edge, no Q)
-    if "weight" in edges.columns:
-        return edges, f"from the file ({edges['weight'].dtype})"
-    edges["weight"] = np.float64(1.0)
-    return edges, "unweighted (pattern file): every weight 1"
-
-
-def unit_weights(loaded):
-    edges, _note = loaded
-    edges["weight"] = np.float32(1.0)
-    return edges, "unit (--unit-weights): every weight 1"
-
-
-def short_weights(note: str) -> str:
-    if note.startswith("from the file"):
-        return "file"
-    if note.startswith("unweighted") or note.startswith("unit"):
-        return "1"
-    return "U(0,1]"
+    for variant in args.variants:
+        for df in C.small_frames(variant):
+            for refine in (True, False):
+                parts, _ = cm.louvain(df, backend="cpu", **louvain_kwargs(args, refine))
+            cm.modularity(df, parts, args.resolution)
+            g = cm.Graph(df, backend="cpu")
+            wg = g.weighted_graph()
+            louvain_communities(wg, args.resolution, args.threshold, args.max_level, g.backend,
+                                args.seed_louvain)
+            cm.louvain(g, **louvain_kwargs(args))
+            cm.modularity(g, parts, args.resolution)
+            modularity_of(wg, community_codes(g, parts), args.resolution, np)
 
 
-def self_loops(g):
-    """(vertex, weight) of the self-loops of a host WeightedGraph."""
-    at = np.flatnonzero(g.loop)
-    return at, g.loop[at]
-
-
-def peer_edges(g):
-    """The graph as one list of undirected edges, self-loops last: (u, v, w) int64/float64."""
-    at, lw = self_loops(g)
-    u = np.concatenate([np.asarray(g.lo, dtype=np.int64), at.astype(np.int64)])
-    v = np.concatenate([np.asarray(g.hi, dtype=np.int64), at.astype(np.int64)])
-    w = np.concatenate([np.asarray(g.w, dtype=np.float64), lw.astype(np.float64)])
-    return u, v, w
-
-
-# --------------------------------------------------------------------------
-# the runs
-# --------------------------------------------------------------------------
-
-
-def record(code: str, times, membership, g, q_own, resolution: float, params=None,
-           threads=None) -> dict:
+def score(wg, labels: np.ndarray, membership_by_id: np.ndarray, resolution: float) -> dict:
+    """Q (our definition, our graph) of a partition given per caller id."""
     from cugraph_match.community.modularity import modularity_of
 
-    membership = np.asarray(membership, dtype=np.int64)
-    if membership.shape != (g.n,) or (g.n and membership.min() < 0):
-        raise RuntimeError(f"{code}: partition of shape {membership.shape} for {g.n} vertices")
-    # codes 0..k-1 so that modularity_of's bincounts stay small
+    membership = np.asarray(membership_by_id, dtype=np.int64)[labels]
     _, codes = np.unique(membership, return_inverse=True)
-    q = modularity_of(g, codes.astype(np.int64), resolution, np)
-    return {
-        "code": code,
-        "params": params or {},
-        "threads": threads,
-        "times_s": [float(t) for t in times],
-        "time_s": float(min(times)),
-        "modularity": q,
-        "modularity_own": None if q_own is None else float(q_own),
-        "modularity_own_minus_ours_def": None if q_own is None else float(q_own) - q,
-        "communities": int(np.unique(codes).shape[0]),
-    }
+    return {"modularity": modularity_of(wg, codes.astype(np.int64).ravel(), resolution, np),
+            "communities": int(codes.max()) + 1 if codes.size else 0}
 
 
-def our_cpu_runs(g, backend, args, bar, name, numba_threads) -> list:
-    from cugraph_match.community.louvain import louvain_communities
-
-    out = []
-    variants = [(OURS, True)] + ([] if args.no_variant else [(f"{OURS}[refine=False]", False)])
-    for code, refine in variants:
-        bar.set_postfix_str(f"{name}: {code}")
-        times, community = bm.timed(
-            lambda refine=refine: louvain_communities(g, args.resolution, args.threshold,
-                                                      args.max_level, backend, args.seed_louvain,
-                                                      refine=refine), args.repeat)
-        out.append(record(code, times, community, g, None, args.resolution,
-                          {"refine": refine, "threshold": args.threshold,
-                           "max_level": args.max_level, "seed": args.seed_louvain},
-                          f"move phases 1, CSR builds {numba_threads}"))
-        bar.update()
-    return out
-
-
-def end_to_end(edges_df, args, q_ref) -> dict:
-    """One ``cm.louvain`` call (frame in, frame out), after the kernels are compiled."""
+def ours_runs(df, args, tag: str, floor_s: float, n_ids: int) -> tuple[dict, object]:
     import cugraph_match as cm
-
-    t0 = time.perf_counter()
-    parts, q = cm.louvain(edges_df, source="src", destination="dst", weight="weight",
-                          resolution=args.resolution, threshold=args.threshold,
-                          max_level=args.max_level, backend="cpu", seed=args.seed_louvain)
-    elapsed = time.perf_counter() - t0
-    return {"time_s": elapsed, "q": float(q), "communities": int(parts["community"].nunique()),
-            "q_equals_algorithm_run": bool(abs(q - q_ref) <= 1e-12)}
-
-
-def our_gpu_run(edges_df, args, bar, name, host_g) -> tuple[float, dict]:
-    """GPU graph preparation (timed) and ``louvain_communities`` on the device."""
-    import cupy
-
-    from cugraph_match.structure.core import canonical_graph, read_edges, to_backend
     from cugraph_match.community.louvain import louvain_communities
+    from cugraph_match.community.modularity import community_codes, modularity_of
 
-    sync = cupy.cuda.Device().synchronize
-    bar.set_postfix_str(f"{name}: GPU graph")
-    sync()
+    r, warm, res = args.repeat, args.warmup, args.resolution
+    out = {"calls": {}}
+    C.log(f"{tag}: cm.Graph")
+    times, _ = C.timed(lambda: cm.Graph(df, backend="cpu"), r, warm)
+    out["calls"]["Graph"] = {"whole": C.timing(times),
+                             "whole_over_floor": C.ratio(min(times), floor_s)}
+    g = cm.Graph(df, backend="cpu")
     t0 = time.perf_counter()
-    edges = read_edges(edges_df, "src", "dst", "weight", backend="gpu")
-    g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), cupy)
-    sync()
-    prep_s = time.perf_counter() - t0
-    bar.set_postfix_str(f"{name}: ours-gpu")
-    times, community = bm.timed(
-        lambda: louvain_communities(g, args.resolution, args.threshold, args.max_level,
-                                    edges.backend, args.seed_louvain), args.repeat, sync)
-    rec = record("ours-gpu", times, to_backend(community, np), host_g, None, args.resolution,
-                 {"refine": True, "threshold": args.threshold, "max_level": args.max_level},
-                 "GPU")
-    g = edges = community = None  # free device memory before the next graph
-    cupy.get_default_memory_pool().free_all_blocks()
-    bar.update()
-    return prep_s, rec
+    wg = g.weighted_graph()
+    out["weighted_graph_s"] = time.perf_counter() - t0
+    out["num_vertices"], out["num_edges"] = g.num_vertices, g.num_edges
+    out["self_loops"] = int(np.count_nonzero(wg.loop))
+    labels = g.labels.to_numpy().astype(np.int64)
+
+    parts = None
+    for refine in (True,) if args.no_variant else (True, False):
+        name = "louvain" if refine else "louvain[refine=False]"
+        C.log(f"{tag}: {name}")
+        kw = louvain_kwargs(args, refine)
+        whole, (p, q) = C.timed(lambda: cm.louvain(df, backend="cpu", **kw), r, warm)
+        rec = {"whole": C.timing(whole), "q": float(q),
+               "communities": int(p["community"].nunique()), "params": kw}
+        if refine:
+            parts = p
+            prepared, (_, pq) = C.timed(lambda: cm.louvain(g, **kw), r, warm)
+            rec["prepared_graph"] = C.timing(prepared)
+            rec["prepared_q"] = float(pq)
+        kernel, community = C.timed(
+            lambda: louvain_communities(wg, res, args.threshold, args.max_level, g.backend,
+                                        args.seed_louvain, refine=refine), r, warm)
+        rec["kernel"] = C.timing(kernel)
+        rec["kernel_what"] = ("louvain_communities(wg, resolution, threshold, max_level, "
+                              f"g.backend, seed, refine={refine})")
+        rec["kernel_q"] = modularity_of(wg, community, res, np)
+        rec["plumbing_s"] = rec["whole"]["time_s"] - rec["kernel"]["time_s"]
+        rec["kernel_share"] = C.ratio(rec["kernel"]["time_s"], rec["whole"]["time_s"])
+        rec["whole_over_floor"] = C.ratio(rec["whole"]["time_s"], floor_s)
+        out["calls"][name] = rec
+        del p
+
+    C.log(f"{tag}: modularity")
+    whole, q = C.timed(lambda: cm.modularity(df, parts, res), r, warm)
+    prepared, pq = C.timed(lambda: cm.modularity(g, parts, res), r, warm)
+    kernel, kq = C.timed(lambda: modularity_of(wg, community_codes(g, parts), res, np), r, warm)
+    codes_t, codes = C.timed(lambda: community_codes(g, parts), r, warm)
+    only_q, _ = C.timed(lambda: modularity_of(wg, codes, res, np), r, warm)
+    rec = {"whole": C.timing(whole), "q": float(q), "prepared_graph": C.timing(prepared),
+           "prepared_q": float(pq), "kernel": C.timing(kernel), "kernel_q": float(kq),
+           "kernel_what": "modularity_of(wg, community_codes(g, parts), resolution, np)",
+           "community_codes": C.timing(codes_t), "modularity_of_alone": C.timing(only_q)}
+    rec["plumbing_s"] = rec["whole"]["time_s"] - rec["kernel"]["time_s"]
+    rec["kernel_share"] = C.ratio(rec["kernel"]["time_s"], rec["whole"]["time_s"])
+    rec["whole_over_floor"] = C.ratio(rec["whole"]["time_s"], floor_s)
+    out["calls"]["modularity"] = rec
+
+    q_ref = out["calls"]["louvain"]["q"]
+    close = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))  # noqa: E731
+    out["checks"] = {
+        "prepared_graph_q_equal": close(out["calls"]["louvain"]["prepared_q"], q_ref),
+        "kernel_q_equal": close(out["calls"]["louvain"]["kernel_q"], q_ref),
+        "modularity_equals_louvain_q": close(rec["q"], q_ref),
+        "modularity_prepared_and_kernel_equal": close(rec["prepared_q"], rec["q"])
+        and close(rec["kernel_q"], rec["q"]),
+    }
+    if not args.no_variant:
+        x = out["calls"]["louvain[refine=False]"]
+        out["checks"]["refine_false_kernel_q_equal"] = close(x["kernel_q"], x["q"])
+    membership = np.zeros(n_ids, dtype=np.int64)
+    membership[parts["vertex"].to_numpy(dtype=np.int64)] = \
+        parts["community"].to_numpy(dtype=np.int64)
+    return out, (g, wg, labels, parts, membership)
 
 
-def igraph_run(g, args, bar, name) -> tuple[float, dict]:
-    import igraph
+def igraph_runs(pool, path: Path, member_path: Path, args, tag: str, wg, labels) -> dict:
+    import _ig_worker as W
 
-    bar.set_postfix_str(f"{name}: igraph graph")
-    u, v, w = peer_edges(g)
-    t0 = time.perf_counter()
-    graph = igraph.Graph(n=g.n, edges=np.column_stack([u, v]), directed=False)
-    weights = w.tolist()
-    build_s = time.perf_counter() - t0
-    del u, v, w
-    if graph.ecount() != len(weights):
-        raise RuntimeError(f"igraph graph has {graph.ecount()} edges, expected {len(weights)}")
-    bar.set_postfix_str(f"{name}: igraph")
-    times, clustering = [], None
-    for _ in range(args.repeat):
-        random.seed(args.seed_louvain)  # python-igraph draws from Python's random module
-        t0 = time.perf_counter()
-        clustering = graph.community_multilevel(weights=weights, resolution=args.resolution)
-        times.append(time.perf_counter() - t0)
-    rec = record("igraph", times, clustering.membership, g, clustering.modularity,
-                 args.resolution,
-                 {"resolution": args.resolution, "seed (python random)": args.seed_louvain},
-                 1)
-    bar.update()
-    return build_s, rec
+    pool.submit(W.load, str(path)).result()
+    C.log(f"{tag}: igraph community_multilevel end to end")
+    res = pool.submit(W.run_multilevel, args.peer_repeat, args.resolution, args.seed_louvain,
+                      args.peer_warmup).result()
+    ml = C.best_phases(res["runs"])
+    ml.update(score(wg, labels, res["membership"], args.resolution))
+    ml["modularity_own"] = res["modularity_own"]
+    ml["ig_edges"] = res["ig_edges"]
+    C.log(f"{tag}: igraph modularity end to end")
+    res = pool.submit(W.run_modularity, str(member_path), args.peer_repeat, args.resolution,
+                      args.peer_warmup).result()
+    mod = C.best_phases(res["runs"])
+    mod["modularity_of_our_partition"] = res["modularity"]
+    pool.submit(W.release).result()
+    return {"multilevel": ml, "modularity": mod}
 
 
-def networkit_run(pool, g, args, bar, name, tmpdir: Path, nk_threads) -> tuple[float, list]:
+def networkit_runs(pool, path: Path, args, tag: str, wg, labels) -> dict:
     import _nk_worker as W
 
-    bar.set_postfix_str(f"{name}: NetworKit graph")
-    u, v, w = peer_edges(g)
-    path = tmpdir / "graph.npz"
-    np.savez(path, n=np.int64(g.n), u=u, v=v, w=w)
-    info = pool.submit(W.load, str(path)).result()
-    path.unlink()
-    if (info["n"], info["m"]) != (g.n, u.shape[0]):
-        raise RuntimeError(f"NetworKit graph has n={info['n']}, m={info['m']}; "
-                           f"expected n={g.n}, m={u.shape[0]}")
-    del u, v, w
-    out = []
+    pool.submit(W.load, str(path)).result()
+    out = {}
     for refine in (False,) if args.no_variant else (False, True):
-        code = NK_REFINE if refine else "networkit-plm"
-        bar.set_postfix_str(f"{name}: {code}")
-        res = pool.submit(W.run_plm, args.repeat, refine, args.resolution, "balanced",
-                          args.seed_louvain).result()
-        rec = record(code, res["times"], res["membership"], g, res["modularity"],
-                     args.resolution,
-                     {"refine": refine, "gamma": args.resolution, "par": "balanced",
-                      "seed": args.seed_louvain}, nk_threads)
-        rec["nk_communities"] = res["communities"]
-        rec["nk_phase_timings"] = res["phase_timings"]
-        out.append(rec)
-        bar.update()
+        key = "plm[refine=True]" if refine else "plm"
+        C.log(f"{tag}: NetworKit {key} end to end")
+        res = pool.submit(W.run_plm, args.peer_repeat, refine, args.resolution,
+                          args.seed_louvain, args.peer_warmup).result()
+        rec = C.best_phases(res["runs"])
+        rec.update(score(wg, labels, res["membership"], args.resolution))
+        rec["modularity_own"] = res["modularity_own"]
+        rec["nk_edges"] = res["nk_edges"]
+        out[key] = rec
     pool.submit(W.release).result()
-    return info["build_s"], out
-
-
-def networkx_run(g, args, bar, name) -> tuple[float, dict]:
-    import networkx as nx
-
-    bar.set_postfix_str(f"{name}: NetworkX")
-    u, v, w = peer_edges(g)
-    t0 = time.perf_counter()
-    graph = nx.Graph()
-    graph.add_nodes_from(range(g.n))
-    graph.add_weighted_edges_from(zip(u.tolist(), v.tolist(), w.tolist()), weight="weight")
-    build_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    communities = nx.community.louvain_communities(graph, weight="weight",
-                                                   resolution=args.resolution,
-                                                   seed=args.seed_louvain)
-    elapsed = time.perf_counter() - t0
-    own = nx.community.modularity(graph, communities, weight="weight",
-                                  resolution=args.resolution)
-    membership = np.full(g.n, -1, dtype=np.int64)
-    for c, members in enumerate(communities):
-        membership[list(members)] = c
-    rec = record("networkx", [elapsed], membership, g, own, args.resolution,
-                 {"resolution": args.resolution, "seed": args.seed_louvain,
-                  "threshold": "default (1e-7)", "runs": 1}, 1)
-    bar.update()
-    return build_s, rec
-
-
-# --------------------------------------------------------------------------
-# ratios and summary
-# --------------------------------------------------------------------------
-
-
-def _pair(ours: dict, peer: dict) -> dict:
-    return {
-        "time_peer_over_ours": peer["time_s"] / ours["time_s"] if ours["time_s"] > 0 else None,
-        "q_ours_over_peer": ours["modularity"] / peer["modularity"]
-        if peer["modularity"] > 0 else None,
-    }
-
-
-def add_ratios(graph_rec: dict) -> None:
-    """``ratios[peer]``: the peer's time over ours-cpu's and ours-cpu's Q over the peer's
-    (and the same for ours-gpu when it ran); ``like_for_like``: the pairs of
-    ``LIKE_FOR_LIKE`` (refinement off on both sides, or on on both)."""
-    runs = {r["code"]: r for r in graph_rec["runs"]}
-    ours = runs[OURS]
-    ratios = {}
-    for code in PEERS + (NK_REFINE,):
-        peer = runs.get(code)
-        if peer is None:
-            continue
-        entry = _pair(ours, peer)
-        if "ours-gpu" in runs:
-            gpu = _pair(runs["ours-gpu"], peer)
-            entry["time_peer_over_gpu"] = gpu["time_peer_over_ours"]
-            entry["q_gpu_over_peer"] = gpu["q_ours_over_peer"]
-        ratios[code] = entry
-    graph_rec["ratios"] = ratios
-    graph_rec["like_for_like"] = {
-        f"{a} vs {b}": _pair(runs[a], runs[b])
-        for a, b in LIKE_FOR_LIKE if a in runs and b in runs}
-
-
-def geomean(values):
-    values = [x for x in values if x is not None and x > 0]
-    if not values:
-        return None
-    return float(math.exp(sum(math.log(x) for x in values) / len(values)))
-
-
-def _aggregate(named: list) -> dict:
-    """Geometric mean, min and max of the ratios of ``[(graph, ratio dict), ...]``."""
-    out = {"graphs": len(named)}
-    for key in ("time_peer_over_ours", "q_ours_over_peer", "time_peer_over_gpu",
-                "q_gpu_over_peer"):
-        values = [r[key] for _, r in named if r.get(key) is not None]
-        if not values:
-            continue
-        out[f"{key}_geomean"] = geomean(values)
-        out[f"{key}_min"] = min(values)
-        out[f"{key}_max"] = max(values)
-    rmat = [r["time_peer_over_ours"] for name, r in named
-            if name.startswith("rmat-") and r.get("time_peer_over_ours") is not None]
-    out["time_peer_over_ours_geomean_rmat"] = geomean(rmat)
     return out
 
 
-def summarise(graphs: list) -> dict:
-    per_peer, per_pair = {}, {}
-    low_q, slower, much_slower, own_diff, e2e_mismatch = [], [], [], [], []
+def networkx_run(df, args, tag: str, wg, labels, n_ids: int) -> dict:
+    import networkx as nx
+
+    C.log(f"{tag}: NetworkX louvain_communities end to end (once)")
+    u = df["src"].to_numpy()
+    v = df["dst"].to_numpy()
+    weighted = "weight" in df.columns
+    t0 = time.perf_counter()
+    graph = nx.Graph()
+    if weighted:
+        graph.add_weighted_edges_from(zip(u.tolist(), v.tolist(),
+                                          df["weight"].to_numpy().tolist()), weight="weight")
+    else:
+        graph.add_edges_from(zip(u.tolist(), v.tolist()))
+    t1 = time.perf_counter()
+    communities = nx.community.louvain_communities(
+        graph, weight="weight" if weighted else None, resolution=args.resolution,
+        seed=args.seed_louvain)
+    t2 = time.perf_counter()
+    own = nx.community.modularity(graph, communities, weight="weight" if weighted else None,
+                                  resolution=args.resolution)
+    membership = np.zeros(n_ids, dtype=np.int64)
+    for c, members in enumerate(communities):
+        membership[list(members)] = c
+    rec = {"time_s": t2 - t0, "times_s": [t2 - t0],
+           "phases_s": {"build_s": t1 - t0, "louvain_s": t2 - t1}, "modularity_own": own}
+    rec.update(score(wg, labels, membership, args.resolution))
+    return rec
+
+
+def rss_runs(spec, variant: str, args, tag: str, member_npz: Path) -> list:
+    kw = {"seed": args.seed_louvain, "refine": True}
+    tasks = [("Graph", {}, None), ("louvain", kw, None), ("modularity", {}, str(member_npz))]
+    out = []
+    for function, params, partition in tasks:
+        if not C.rss_wanted(args, function):
+            continue
+        C.log(f"{tag}: peak RSS of {function} (fresh process)")
+        task = {"graph": spec.task(), "variant": variant, "function": function,
+                "params": params, "threads": args.threads, "partition": partition}
+        rec = C.rss_measure(task, args.rss_timeout)
+        out.append({**rec, "graph": spec.name, "variant": variant, "function": function})
+    return out
+
+
+def rss_only_runs(spec, variant: str, args) -> list:
+    """``--rss-only``: the partition for ``modularity`` comes from one ``cm.louvain``
+    call here (untimed), then the three RSS processes."""
+    import cugraph_match as cm
+
+    tag = f"{spec.name} {variant}"
+    if not C.rss_wanted(args, "modularity"):
+        return rss_runs(spec, variant, args, tag, None)
+    C.log(f"{tag}: one cm.louvain call for the partition modularity scores")
+    df = C.variant_frame(C.load_base(spec)[0], variant)
+    parts, _ = cm.louvain(df, backend="cpu", **louvain_kwargs(args))
+    del df
+    with tempfile.TemporaryDirectory(prefix="bench_louvain_rss_") as tmp:
+        member_npz = Path(tmp) / "partition.npz"
+        np.savez(member_npz, vertex=parts["vertex"].to_numpy(),
+                 community=parts["community"].to_numpy())
+        del parts
+        gc.collect()
+        return rss_runs(spec, variant, args, tag, member_npz)
+
+
+def rss_target_applies(spec, rec) -> bool:
+    scale = spec.param if spec.kind == "rmat" else None
+    return scale in RSS_TARGET_SCALES or (rec["function"] == "louvain"
+                                          and scale in LOUVAIN_RSS_TARGET_SCALES)
+
+
+def gpu_runs(df, args, tag: str, wg_host, labels, n_ids: int) -> dict:
+    """backend="gpu": whole call and kernel, device synchronised; Q scored on the host graph."""
+    import cugraph_match as cm
+    from cugraph_match.community.louvain import louvain_communities
+    from cugraph_match.structure.backend import to_backend
+
+    sync = C.gpu_sync()
+    r, warm = args.repeat, args.warmup
+    C.log(f"{tag}: GPU")
+    whole, (parts, q) = C.timed(lambda: cm.louvain(df, backend="gpu", **louvain_kwargs(args)),
+                                r, warm, sync)
+    g = cm.Graph(df, backend="gpu")
+    wg = g.weighted_graph()
+    sync()
+    kernel, community = C.timed(
+        lambda: louvain_communities(wg, args.resolution, args.threshold, args.max_level,
+                                    g.backend, args.seed_louvain), r, warm, sync)
+    membership = np.zeros(n_ids, dtype=np.int64)
+    glabels = g.labels.to_numpy().astype(np.int64)
+    membership[glabels] = to_backend(community, np)
+    mod_whole, _ = C.timed(lambda: cm.modularity(cm.Graph(df, backend="gpu"), parts), r, warm,
+                           sync)
+    out = {"louvain": {"whole": C.timing(whole), "q": float(q), "kernel": C.timing(kernel),
+                       **score(wg_host, labels, membership, args.resolution)},
+           "modularity_on_gpu_graph": {"whole": C.timing(mod_whole)}}
+    del g, wg
+    C.free_device_memory()
+    return out
+
+
+# --------------------------------------------------------------------------
+# targets and report
+# --------------------------------------------------------------------------
+
+
+def evaluate_targets(graphs: list) -> list:
+    out = []
     for g in graphs:
-        for code, r in g["ratios"].items():
-            per_peer.setdefault(code, []).append((g["name"], r))
-            q, t = r["q_ours_over_peer"], r["time_peer_over_ours"]
-            if q is not None and q < 0.99:
-                low_q.append(f"{g['name']} vs {code}: Q ratio {q:.4f}")
-            if t is not None and t < 1.0:
-                slower.append(f"{g['name']} vs {code}: {t:.2f}×")
-                if t < 0.2:
-                    much_slower.append(f"{g['name']} vs {code}: {t:.2f}×")
-        for pair, r in g["like_for_like"].items():
-            per_pair.setdefault(pair, []).append((g["name"], r))
-        for r in g["runs"]:
-            d = r["modularity_own_minus_ours_def"]
-            if d is not None and abs(d) > 1e-9:
-                own_diff.append(f"{g['name']} {r['code']}: own − ours {d:+.2e}")
-        if not g["end_to_end"]["q_equals_algorithm_run"]:
-            e2e_mismatch.append(g["name"])
-    return {"by_peer": {c: _aggregate(v) for c, v in per_peer.items()},
-            "like_for_like": {p: _aggregate(v) for p, v in per_pair.items()},
-            "q_below_99pct_of_peer": low_q, "ours_slower_than_peer": slower,
-            "ours_below_0.2x_of_peer": much_slower, "own_modularity_differs": own_diff,
-            "end_to_end_q_mismatch": e2e_mismatch}
+        scale = g["param"] if g["kind"] == "rmat" else None
+        for variant, v in g["variants"].items():
+            where = f"{g['name']} {variant}"
+            ig = v.get("igraph")
+            if scale in TARGET_SCALES and ig:
+                out.append(C.target("modularity: igraph end to end ÷ our whole call", where,
+                                    C.ratio(ig["modularity"]["time_s"],
+                                            v["ours"]["calls"]["modularity"]["whole"]["time_s"]),
+                                    1.0, True))
+            for rec in v.get("rss", []):
+                if rss_target_applies(argparse.Namespace(kind=g["kind"], param=g["param"]), rec):
+                    out.append(C.target(f"{rec['function']}: peak RSS per input byte", where,
+                                        rec.get("peak_per_input_byte"), 4.0, False))
+    return out
 
 
-# --------------------------------------------------------------------------
-# report
-# --------------------------------------------------------------------------
-
-
-def _r(x, digits=2):
-    return "—" if x is None else f"{x:.{digits}f}×"
-
-
-def _q(x):
-    return "—" if x is None else f"{x:.4f}"
+def _q(x) -> str:
+    return "—" if x is None else f"{x:.6f}"
 
 
 def markdown(report: dict) -> str:
-    meta = report["meta"]
-    cpu = meta["cpu"]
-    lscpu = cpu.get("lscpu") or {}
-    detail = ", ".join(f"{k} {lscpu[k]}" for k in ("Model name", "CPU family", "Model",
-                                                  "Hypervisor vendor") if k in lscpu)
-    lines = [
-        f"# Louvain benchmark: {meta['out_name']}",
-        "",
-        f"- date: {meta['date']} (run at {meta['run_at_utc']})",
-        f"- command: `{meta['command']}`",
-        f"- CPU: {cpu['model']}" + (f" (lscpu: {detail})" if detail else "")
-        + f", {cpu['cores']} cores ({cpu['usable_cores']} usable); platform {meta['platform']}; "
-        f"load average at start {meta['loadavg_start']}, at end {meta['loadavg_end']}",
-        f"- threads: ours = sequential njit move phases, Numba `prange` CSR builds on "
-        f"{meta['numba_threads']} thread(s) (layer {meta['numba_threading_layer']}); "
-        f"NetworKit PLM on {meta['networkit_threads']} thread(s) (par=\"balanced\"); "
-        "igraph and NetworkX sequential",
-        "- GPU: " + (f"{meta['gpu']['name']} (ours-gpu rows)" if meta["gpu"] else
-                     "none available on this machine (no GPU lent to this task): "
-                     "GPU rows omitted"),
-        f"- code: commit {meta['git']['commit']}"
-        + (" with uncommitted changes in cugraph_match/" if meta["git"]["package_dirty"] else ""),
-        "- versions: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items() if v),
-        f"- parameters: resolution {meta['args']['resolution']}, our threshold "
-        f"{meta['args']['threshold']} (10⁻² while a level has > 100,000 vertices), max_level "
-        f"{meta['args']['max_level']}, Louvain seed {meta['args']['seed_louvain']}; "
-        "NetworKit `PLM(G, refine=False, gamma, par=\"balanced\")`; igraph "
-        "`community_multilevel(weights=...)`; NetworkX `louvain_communities(G, "
-        f"weight=\"weight\", seed)` on graphs of ≤ {meta['args']['nx_max_edges']:,} edges",
-        f"- timing: algorithm only, on a graph built beforehand. Ours: min of {meta['repeat']} "
-        "runs after 1 warm-up (Numba compilation excluded); NetworKit: `run()`, min of "
-        f"{meta['repeat']} after 1 warm-up; igraph: min of {meta['repeat']} (no warm-up needed); "
-        "NetworkX: one run",
-        "- quality: Q of every partition by our `modularity_of` on the same graph (self-loop "
-        "once in m, twice in its vertex's degree, as NetworkX); each library's own Q is in "
-        "the JSON (`modularity_own`) as a cross-check",
-        f"- weights: {meta['weights_note']}",
-    ]
-    if meta["args"].get("note"):
-        lines.append(f"- note: {meta['args']['note']}")
+    m = report["meta"]
+    a = m["args"]
+    lines = [f"# Louvain and modularity benchmark: {m['out_name']}", ""]
+    lines += C.meta_lines(m, f"min of {m['repeat']} runs after {a['warmup']} untimed warm-up "
+                             "run(s) (NetworkX: one run); every call compiled on small frames "
+                             "first")
     lines += [
+        f"- parameters: resolution {a['resolution']}, threshold {a['threshold']} (10⁻² while a "
+        f"level has > 100,000 vertices), max_level {a['max_level']}, Louvain seed "
+        f"{a['seed_louvain']}",
+        "",
+        "Whole call: `cm.louvain(df, backend=\"cpu\", ...)` / `cm.modularity(df, parts)` from "
+        "the pandas frame. Prepared Graph: the same call on `g = cm.Graph(df)` with its "
+        "weighted graph built. Kernel: `louvain_communities(wg, ...)` / `modularity_of(wg, "
+        "community_codes(g, parts), ...)`. Plumbing = whole − kernel. Peers end to end from "
+        "the same arrays: igraph `Graph(n, edges)` + weights + `simplify(combine_edges=\"max\")` "
+        "(self-loops kept) + `community_multilevel` or `modularity`; NetworKit `GraphFromCoo` + "
+        "`removeMultiEdges` (self-loops kept) + `PLM(...).run()` + `getPartition()`; NetworkX "
+        "`Graph` + `louvain_communities` (one run, small graphs). Q: every partition scored by "
+        "our `modularity_of` on our graph.",
         "",
         "## Graphs",
         "",
-        "| graph | vertices | undirected edges | self-loops | weights | prep (ours) "
-        "| igraph build | NetworKit build | `cm.louvain` end-to-end |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
+    rows = [[g["name"], f"{g['rows']:,}", f"{g['num_vertices']:,}", f"{g['num_edges']:,}",
+             f"{g['self_loops']:,}", g["weights"], C.fmt_t(g["floor"]["time_s"])]
+            for g in report["graphs"]]
+    lines += C.table(["graph", "input rows", "vertices", "undirected edges", "self-loops",
+                      "weights", "floor (argsort)"], rows, right={1, 2, 3, 4, 6})
+
+    lines += ["", "## Ours: whole call, prepared Graph, kernel", ""]
+    rows = []
     for g in report["graphs"]:
-        e2e = g["end_to_end"]
-        lines.append(
-            f"| {g['name']} | {g['num_vertices']:,} | {g['num_edges']:,} | {g['self_loops']:,} "
-            f"| {g['weights_short']} | {bm.fmt_t(g['prep_s'])} "
-            f"| {bm.fmt_t(g.get('igraph_build_s'))} | {bm.fmt_t(g.get('nk_build_s'))} "
-            f"| {bm.fmt_t(e2e['time_s'])} (q {'=' if e2e['q_equals_algorithm_run'] else '≠'}) |")
+        for variant, v in g["variants"].items():
+            for call, rec in v["ours"]["calls"].items():
+                extra = ""
+                if call == "modularity":
+                    extra = (f"community_codes {C.fmt_t(rec['community_codes']['time_s'])}, "
+                             f"modularity_of {C.fmt_t(rec['modularity_of_alone']['time_s'])}")
+                rows.append([g["name"], variant, "cm.Graph(df)" if call == "Graph" else call,
+                             C.fmt_t(rec["whole"]["time_s"]), C.fmt_x(rec.get("whole_over_floor")),
+                             C.fmt_t(rec.get("prepared_graph", {}).get("time_s")),
+                             C.fmt_t(rec.get("kernel", {}).get("time_s")),
+                             C.fmt_t(rec.get("plumbing_s")),
+                             "—" if rec.get("kernel_share") is None
+                             else f"{rec['kernel_share']:.0%}",
+                             _q(rec.get("q")), rec.get("communities", "—"), extra])
+    lines += C.table(["graph", "variant", "call", "whole call", "whole ÷ floor",
+                      "on prepared Graph", "kernel", "plumbing", "kernel share", "Q",
+                      "communities", "kernel parts"], rows, right=set(range(3, 11)))
 
-    graphs = report["graphs"]
-    summary = report["summary"]
-    peers = [c for c in PEERS if any(c in g["ratios"] for g in graphs)]
-    lines += [
-        "",
-        "## Headline: ratios against ours-cpu",
-        "",
-        "t = peer's time ÷ ours (above 1×: ours faster); Q = our modularity ÷ peer's "
-        "(above 1: ours better). Ours runs with its default final refinement move phase, "
-        "PLM with `refine=False` (see the like-for-like table below).",
-        "",
-    ]
-    lines += _ratio_table(graphs, peers, lambda g, c: g["ratios"].get(c), summary["by_peer"],
-                          lead=lambda g: _our_cells(g, OURS), lead_head="ours time | ours Q")
-    pairs = [f"{a} vs {b}" for a, b in LIKE_FOR_LIKE
-             if any(f"{a} vs {b}" in g["like_for_like"] for g in graphs)]
-    if pairs:
-        lines += [
-            "",
-            "## Like-for-like against NetworKit PLM",
-            "",
-            "Refinement off on both sides (`ours-cpu[refine=False]` vs `PLM(refine=False)`) "
-            "and on on both (`ours-cpu` vs `PLM(refine=True)`); t and Q as above.",
-            "",
-        ]
-        lines += _ratio_table(graphs, pairs, lambda g, c: g["like_for_like"].get(c),
-                              summary["like_for_like"])
-    if any("ours-gpu" in {r["code"] for r in g["runs"]} for g in graphs):
-        lines += ["", "## ours-gpu against the peers", "",
-                  "t = peer's time ÷ ours-gpu; Q = ours-gpu's modularity ÷ peer's.", ""]
-        lines += _ratio_table(graphs, peers, lambda g, c: g["ratios"].get(c),
-                              summary["by_peer"], lead=lambda g: _our_cells(g, "ours-gpu"),
-                              lead_head="GPU time | GPU Q", gpu=True)
+    lines += ["", "## Louvain against the peers, end to end from the same arrays", "",
+              "t: the peer's end-to-end time ÷ our whole `cm.louvain` call (above 1×: ours "
+              "faster); Q ratio: our Q ÷ the peer's (above 1: ours better). Ours with "
+              "refinement (the default); PLM without and with refinement. Phases of the "
+              "peer's fastest run in the JSON. A row `ours backend=\"gpu\"` compares our GPU "
+              "whole call with our CPU whole call the same way.", ""]
+    rows = []
+    for g in report["graphs"]:
+        for variant, v in g["variants"].items():
+            ours = v["ours"]["calls"]["louvain"]
+            peers = []
+            if v.get("igraph"):
+                peers.append(("igraph community_multilevel", v["igraph"]["multilevel"]))
+            for key, rec in v.get("networkit", {}).items():
+                peers.append((f"NetworKit {key}", rec))
+            if v.get("networkx"):
+                peers.append(("NetworkX louvain_communities", v["networkx"]))
+            if v.get("gpu"):
+                peers.append(("ours backend=\"gpu\"", {**v["gpu"]["louvain"],
+                                                       "time_s": v["gpu"]["louvain"]["whole"]
+                                                       ["time_s"]}))
+            for label, rec in peers:
+                rows.append([g["name"], variant, label, C.fmt_t(ours["whole"]["time_s"]),
+                             _q(ours["q"]), C.fmt_t(rec["time_s"]),
+                             C.fmt_x(C.ratio(rec["time_s"], ours["whole"]["time_s"])),
+                             _q(rec["modularity"]),
+                             "—" if not rec["modularity"]
+                             else f"{ours['q'] / rec['modularity']:.4f}",
+                             f"{rec['communities']:,}"])
+    lines += C.table(["graph", "variant", "peer", "ours whole call", "our Q", "peer end to end",
+                      "t", "peer Q", "Q ratio", "peer communities"], rows,
+                     right=set(range(3, 10)))
 
-    lines += [
-        "",
-        "## All runs",
-        "",
-        "| graph | code | threads | time | Q (our definition) | own Q − ours | communities "
-        "| t(this) ÷ t(ours-cpu) | Q(ours-cpu) ÷ Q(this) |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for g in graphs:
-        for r in g["runs"]:
-            ratio = g["ratios"].get(r["code"], {})
-            d = r["modularity_own_minus_ours_def"]
-            lines.append(
-                f"| {g['name']} | {r['code']} | {r['threads']} | {bm.fmt_t(r['time_s'])} "
-                f"| {r['modularity']:.6f} | {'—' if d is None else f'{d:+.1e}'} "
-                f"| {r['communities']:,} | {_r(ratio.get('time_peer_over_ours'))} "
-                f"| {_q(ratio.get('q_ours_over_peer'))} |")
+    lines += ["", "## modularity against igraph, end to end from the same arrays", "",
+              "Both score our partition; igraph's time includes building its graph from the "
+              "arrays, setting the weights and `simplify` (phases beside).", ""]
+    rows = []
+    for g in report["graphs"]:
+        for variant, v in g["variants"].items():
+            ig = v.get("igraph")
+            if not ig:
+                continue
+            ours = v["ours"]["calls"]["modularity"]
+            x = ig["modularity"]
+            ph = x["phases_s"]
+            rows.append([g["name"], variant, C.fmt_t(ours["whole"]["time_s"]),
+                         C.fmt_t(ours["kernel"]["time_s"]), C.fmt_t(x["time_s"]),
+                         C.fmt_x(C.ratio(x["time_s"], ours["whole"]["time_s"])),
+                         " / ".join(C.fmt_t(ph.get(k)) for k in
+                                    ("build_s", "weights_s", "simplify_s", "modularity_s")),
+                         f"{x['modularity_of_our_partition'] - ours['q']:+.1e}"])
+    lines += C.table(["graph", "variant", "ours whole call", "our kernel", "igraph end to end",
+                      "igraph ÷ ours", "igraph build / weights / simplify / modularity",
+                      "igraph Q − ours"], rows, right={2, 3, 4, 5, 7})
 
-    lines += ["", "## Summary", ""]
-    listed = [(c, x) for c, x in summary["by_peer"].items() if c != NK_REFINE]  # in a pair
-    for name, x in listed + list(summary["like_for_like"].items()):
-        label = name if " vs " in name else f"ours-cpu vs {name}"
-        lines.append(
-            f"- {label} ({x['graphs']} graphs): t ratio geometric mean "
-            f"{_r(x['time_peer_over_ours_geomean'])} (min {_r(x['time_peer_over_ours_min'])}, "
-            f"max {_r(x['time_peer_over_ours_max'])}"
-            + (f"; R-MAT only {_r(x['time_peer_over_ours_geomean_rmat'])}"
-               if x["time_peer_over_ours_geomean_rmat"] else "")
-            + f"); Q ratio geometric mean {x['q_ours_over_peer_geomean']:.4f} "
-            f"(min {x['q_ours_over_peer_min']:.4f}, max {x['q_ours_over_peer_max']:.4f})")
-    lines.append("- our Q below 99% of a peer's: "
-                 + ("; ".join(summary["q_below_99pct_of_peer"]) or "none"))
-    lines.append("- ours-cpu more than 5× slower than a peer (t ratio < 0.2×): "
-                 + ("; ".join(summary["ours_below_0.2x_of_peer"]) or "none"))
-    lines.append(f"- ours-cpu slower than a peer: {len(summary['ours_slower_than_peer'])} "
-                 "graph/peer pairs (listed in the JSON summary)")
-    lines.append("- `cm.louvain` end-to-end q ≠ algorithm-only q: "
-                 + (", ".join(summary["end_to_end_q_mismatch"]) or "none (all equal)"))
-    lines.append("- libraries' own Q differing from our definition by > 1e-9: "
-                 + ("; ".join(summary["own_modularity_differs"]) or "none"))
+    lines += ["", "## Peak RSS per input byte (fresh process per call)", ""]
+    lines += C.rss_table_lines([r for g in report["graphs"] for v in g["variants"].values()
+                                for r in v.get("rss", [])])
+    lines += ["", "## Targets", ""]
+    lines += C.target_lines(report["targets"])
+    s = report["summary"]
+    lines += ["", "## Checks", "",
+              "- our Q equal across whole call, prepared-Graph call and kernel, and "
+              "`cm.modularity` of the returned partition equal to the returned q: "
+              + ("yes" if not s["failures"] else "**no**: " + "; ".join(s["failures"])),
+              "- peers' own Q differing from our definition by more than 1e-6: "
+              + ("; ".join(s["own_q_differs"]) or "none")]
     return "\n".join(lines) + "\n"
-
-
-def _our_cells(g: dict, code: str) -> list:
-    r = next((r for r in g["runs"] if r["code"] == code), None)
-    return ["—", "—"] if r is None else [bm.fmt_t(r["time_s"]), _q(r["modularity"])]
-
-
-def _ratio_table(graphs, columns, get, aggregates, lead=None, lead_head=None,
-                 gpu=False) -> list:
-    """Rows of t / Q ratio pairs per graph and column, and a geometric-mean row."""
-    t_key, q_key = ("time_peer_over_gpu", "q_gpu_over_peer") if gpu else \
-        ("time_peer_over_ours", "q_ours_over_peer")
-    head = "| graph | " + (f"{lead_head} | " if lead else "") \
-        + " | ".join(f"{c} t | {c} Q" for c in columns) + " |"
-    rule = "|---|" + ("---:|---:|" if lead else "") + "---:|---:|" * len(columns)
-    out = [head, rule]
-    for g in graphs:
-        cells = lead(g) if lead else []
-        for c in columns:
-            r = get(g, c) or {}
-            cells += [_r(r.get(t_key)), _q(r.get(q_key))]
-        out.append(f"| {g['name']} | " + " | ".join(cells) + " |")
-    cells = ["", ""] if lead else []
-    for c in columns:
-        x = aggregates.get(c, {})
-        cells += [_r(x.get(f"{t_key}_geomean")), _q(x.get(f"{q_key}_geomean"))]
-    out.append("| **geometric mean** | " + " | ".join(cells) + " |")
-    return out
 
 
 # --------------------------------------------------------------------------
@@ -648,146 +515,104 @@ def _ratio_table(graphs, columns, get, aggregates, lead=None, lead_head=None,
 def main(argv=None) -> int:
     args = parse_args(argv)
     import numba
-    from tqdm import tqdm
-
-    import cugraph_match
-    from cugraph_match.structure.core import canonical_graph, gpu_available, read_edges
 
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
-    use_gpu = args.gpu == "auto" and gpu_available()
-    gpu_info = bm.gpu_description() if use_gpu else None
-    date = args.date or _dt.datetime.now(_dt.timezone.utc).date().isoformat()
-    out_name = args.out_name or f"louvain_{'gpu' if use_gpu else 'cpu'}_{date}"
-    out_dir = Path(args.out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if args.rss_only:
+        return C.run_rss_only(args, argv, "bench_louvain.py", "louvain",
+                              lambda spec, variant: rss_only_runs(spec, variant, args),
+                              rss_target_applies)
+    gpu, gpu_info = C.use_gpu(args)
+    out_name = C.default_out_name(args, "louvain", gpu)
+    nk_pool, nk_setup = C.start_worker("_nk_worker", args.threads, args.no_networkit)
+    ig_pool, ig_setup = C.start_worker("_ig_worker", 1, args.no_igraph)
+    if args.rss and not C.rss_supported():
+        print("warning: /proc/self/clear_refs unavailable: no RSS measurement", file=sys.stderr)
+        args.rss = False
 
-    pool, nk_setup = bm.start_networkit(args.nk_threads, disabled=args.no_networkit)
-    specs = graph_specs(args)
-    per_graph = (1 if args.no_variant else 2) + int(use_gpu) + int(not args.no_igraph) \
-        + (pool is not None) * (1 if args.no_variant else 2) + int(not args.no_networkx)
-
-    started = time.perf_counter()
-    loadavg_start = [round(x, 2) for x in os.getloadavg()]
-    graphs = []
-    with tempfile.TemporaryDirectory(prefix="bench_louvain_") as tmp, \
-            tqdm(total=len(specs) * per_graph, unit="run", disable=args.no_progress,
-                 dynamic_ncols=True) as bar:
+    C.log("warm-up on small frames (compilation)")
+    warm_up(args)
+    graphs, failures, own_diff = [], [], []
+    with tempfile.TemporaryDirectory(prefix="bench_louvain_") as tmp:
         tmpdir = Path(tmp)
-        for spec in specs:
-            bar.set_postfix_str(f"{spec.name}: load")
+        for spec in C.graph_specs(args):
+            C.log(f"{spec.name}: load")
             t0 = time.perf_counter()
-            edges_df, weights_note = spec.load()
+            base, weights_note = C.load_base(spec)
             load_s = time.perf_counter() - t0
-
-            bar.set_postfix_str(f"{spec.name}: prepare")
-            t0 = time.perf_counter()
-            edges = read_edges(edges_df, "src", "dst", "weight", backend="cpu")
-            g = canonical_graph(edges.u, edges.v, edges.w, len(edges.labels), np)
-            prep_s = time.perf_counter() - t0
-            n_loops = int(np.count_nonzero(g.loop))
-            rec = {
-                "name": spec.name, "kind": spec.kind, "source": spec.source,
-                "weights": weights_note, "weights_short": short_weights(weights_note),
-                "raw_edges": len(edges_df), "num_vertices": int(g.n),
-                "num_edges": int(g.lo.shape[0]), "self_loops": n_loops,
-                "total_weight": float(g.w.sum() + g.loop.sum()),
-                "load_s": load_s, "prep_s": prep_s,
-            }
-            runs = our_cpu_runs(g, edges.backend, args, bar, spec.name, numba.get_num_threads())
-            rec["end_to_end"] = end_to_end(edges_df, args, runs[0]["modularity"])
-            if use_gpu:
-                rec["prep_gpu_s"], gpu_rec = our_gpu_run(edges_df, args, bar, spec.name, g)
-                runs.append(gpu_rec)
-            del edges_df, edges
-            gc.collect()
-            if not args.no_igraph:
-                rec["igraph_build_s"], r = igraph_run(g, args, bar, spec.name)
-                runs.append(r)
+            floor = C.floor_record(base["src"], base["dst"], args.repeat)
+            n_ids = int(max(base["src"].max(), base["dst"].max())) + 1
+            g_rec = {"name": spec.name, "kind": spec.kind, "param": spec.param,
+                     "source": spec.describe(), "weights": weights_note, "rows": len(base),
+                     "load_s": load_s, "floor": floor, "variants": {}}
+            for variant in args.variants:
+                tag = f"{spec.name} {variant}"
+                df = C.variant_frame(base, variant)
+                v = {"input_bytes": C.frame_bytes(df)}
+                ours, (g, wg, labels, parts, membership) = ours_runs(df, args, tag,
+                                                                     floor["time_s"], n_ids)
+                v["ours"] = ours
+                for key in ("num_vertices", "num_edges", "self_loops"):
+                    g_rec[key] = ours[key]
+                failures += [f"{tag}: {k}" for k, ok in ours["checks"].items() if not ok]
+                del g
                 gc.collect()
-            if pool is not None:
-                rec["nk_build_s"], r = networkit_run(pool, g, args, bar, spec.name, tmpdir,
-                                                     nk_setup["threads"])
-                runs += r
-            if not args.no_networkx:
-                if rec["num_edges"] + n_loops <= args.nx_max_edges:
-                    rec["networkx_build_s"], r = networkx_run(g, args, bar, spec.name)
-                    runs.append(r)
-                else:
-                    bar.update()
-            rec["runs"] = runs
-            add_ratios(rec)
-            graphs.append(rec)
-            del g
+                member_path = tmpdir / "membership.npy"
+                np.save(member_path, membership)
+                member_npz = tmpdir / "partition.npz"
+                np.savez(member_npz, vertex=parts["vertex"].to_numpy(),
+                         community=parts["community"].to_numpy())
+                if gpu:
+                    try:
+                        v["gpu"] = gpu_runs(df, args, tag, wg, labels, n_ids)
+                    except Exception as err:  # keep the CPU results of the run
+                        v["gpu_error"] = repr(err)
+                        failures.append(f"{tag} GPU error {err!r}")
+                if ig_pool is not None or nk_pool is not None:
+                    path = tmpdir / "arrays.npz"
+                    C.save_arrays(path, df)
+                    if ig_pool is not None:
+                        v["igraph"] = igraph_runs(ig_pool, path, member_path, args, tag, wg,
+                                                  labels)
+                    if nk_pool is not None:
+                        v["networkit"] = networkit_runs(nk_pool, path, args, tag, wg, labels)
+                    path.unlink()
+                if not args.no_networkx and ours["num_edges"] <= args.nx_max_edges:
+                    v["networkx"] = networkx_run(df, args, tag, wg, labels, n_ids)
+                for peer, rec in ([("igraph", v["igraph"]["multilevel"])] if "igraph" in v
+                                  else []) + [(f"NetworKit {k}", r) for k, r in
+                                              v.get("networkit", {}).items()] + \
+                        ([("NetworkX", v["networkx"])] if "networkx" in v else []):
+                    d = rec["modularity_own"] - rec["modularity"]
+                    rec["modularity_own_minus_ours_def"] = d
+                    if abs(d) > 1e-6:
+                        own_diff.append(f"{tag} {peer}: own − ours {d:+.2e}")
+                if "igraph" in v:
+                    d = v["igraph"]["modularity"]["modularity_of_our_partition"] - \
+                        ours["calls"]["modularity"]["q"]
+                    if abs(d) > 1e-6:
+                        own_diff.append(f"{tag} igraph modularity of our partition: "
+                                        f"igraph − ours {d:+.2e}")
+                del df, wg, parts, membership
+                gc.collect()
+                if args.rss and spec.generated:
+                    v["rss"] = rss_runs(spec, variant, args, tag, member_npz)
+                g_rec["variants"][variant] = v
+            graphs.append(g_rec)
+            del base
             gc.collect()
-    if pool is not None:
-        pool.shutdown()
+    for pool in (nk_pool, ig_pool):
+        if pool is not None:
+            pool.shutdown()
 
-    import igraph
-    import networkx
-
-    command = shlex.join(["python"] + (sys.argv if argv is None
-                                       else ["benchmarks/bench_louvain.py"] + list(argv)))
     report = {
-        "meta": {
-            "out_name": out_name,
-            "date": date,
-            "run_at_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            "command": command,
-            "argv": sys.argv if argv is None else list(argv),
-            "cwd": os.getcwd(),
-            "args": vars(args),
-            "cpu": {"model": bm.cpu_model(), "cores": os.cpu_count(),
-                    "usable_cores": len(os.sched_getaffinity(0)), "lscpu": _lscpu()},
-            "platform": platform.platform(),
-            "git": bm.git_state(),
-            "gpu": gpu_info,
-            "gpu_note": None if use_gpu else
-            ("--gpu off" if args.gpu == "off" else "no usable GPU on this machine"),
-            "numba_threads": numba.get_num_threads(),
-            "numba_threading_layer": bm._threading_layer(numba),
-            "networkit_threads": nk_setup["threads"],
-            "versions": {
-                "python": platform.python_version(),
-                "cugraph_match": cugraph_match.__version__,
-                "numpy": np.__version__,
-                "numba": numba.__version__,
-                "pandas": bm.version_of("pandas"),
-                "igraph": igraph.__version__,
-                "networkit": nk_setup["version"] or bm.version_of("networkit"),
-                "networkx": networkx.__version__,
-                "cupy": gpu_info["cupy"] if gpu_info else None,
-            },
-            "repeat": args.repeat,
-            "seed": args.seed,
-            "weights_note": (
-                "R-MAT and meshes: " + ("weight 1 (--unit-weights)" if args.unit_weights else
-                                        f"float32 U(0,1] from seed {args.seed} (rmat.py)")
-                + "; pattern .mtx files: weight 1; files with weights keep them. Duplicate "
-                "edges keep their largest weight; self-loops are kept (R-MAT draws some)"),
-            "total_wall_s": time.perf_counter() - started,
-            "loadavg_start": loadavg_start,
-            "loadavg_end": [round(x, 2) for x in os.getloadavg()],
-        },
+        "meta": C.meta(args, argv, "bench_louvain.py", out_name, gpu_info,
+                       {"networkit": nk_setup, "igraph": ig_setup}),
         "graphs": graphs,
-        "summary": summarise(graphs),
+        "summary": {"failures": failures, "own_q_differs": own_diff},
     }
-    json_path = out_dir / f"{out_name}.json"
-    md_path = out_dir / f"{out_name}.md"
-    json_path.write_text(json.dumps(report, indent=1, default=bm._json_default) + "\n")
-    text = markdown(report)
-    md_path.write_text(text)
-    print(text)
-    print(f"wrote {json_path} and {md_path} ({report['meta']['total_wall_s']:.0f} s)")
-    return 1 if report["summary"]["end_to_end_q_mismatch"] else 0
-
-
-def _lscpu() -> dict:
-    try:
-        import bench_bmatching
-
-        return bench_bmatching.lscpu()
-    except Exception:  # informative only
-        return {}
+    report["targets"] = evaluate_targets(graphs)
+    C.write_report(args, out_name, report, markdown(report))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
