@@ -24,6 +24,10 @@ print(f"greedy / exact weight: {cm.matching_weight(cm.suitor_matching(graph)) / 
 # b-matching: every vertex in at most 2 matched edges (one row per edge)
 print(cm.b_suitor_matching(edges, b=2).head())
 
+# a prepared graph: read, checked and de-duplicated once, reused by every call below
+graph_once = cm.Graph(edges)
+print(graph_once, "| same matching:", cm.suitor_matching(graph_once).equals(suitor))
+
 # coarsening: heavy-edge handshake matching, contracted level by level
 levels = cm.coarsen_hierarchy(edges, min_vertices=10)
 print("vertices per level:", [len(mapping) for _, mapping in levels])

@@ -10,7 +10,7 @@ of the warp calls the primitive with a mask covering the whole warp), which
 is how the project's kernels use them; anything else raises.
 
 ``ldcg``/``ldcv`` (loads that bypass L1) are plain loads in the simulator,
-where every thread sees one coherent memory.
+where every thread sees one coherent memory; ``nanosleep`` yields.
 """
 
 from __future__ import annotations
@@ -124,6 +124,13 @@ def ldcg(self, array, index):
     return array[index]
 
 
+def nanosleep(self, ns):
+    """A spinning thread yields to the others (the simulator's threads share the GIL)."""
+    import time
+
+    time.sleep(0)
+
+
 _INTRINSICS = {
     "shfl_sync": shfl_sync,
     "shfl_xor_sync": shfl_xor_sync,
@@ -135,6 +142,7 @@ _INTRINSICS = {
     "lanemask_lt": lanemask_lt,
     "ldcg": ldcg,
     "ldcv": ldcg,
+    "nanosleep": nanosleep,
 }
 
 

@@ -63,6 +63,7 @@ def test_mcvitie_wilson_design_in_ptx(compile_ptx):
     assert "atom.global.min.s64" in ptx  # held[a] = min(held[a], position)
     assert "atom.global.add.u64" in ptx  # persistent warps take proposers from a counter
     assert "ld.global.cg" in ptx  # held/nxt read from L2, coherent across SMs
+    assert "membar.gl" in ptx or "fence.sc.gpu" in ptx  # the pointer published before the offer
     assert "vote.sync.ballot" in ptx  # cooperative scan: first acceptable entry of 32
     assert "shfl.sync.idx" in ptx  # the warp learns whose list it scans
     assert "call" not in ptx.split(".entry", 1)[1]  # device functions inlined

@@ -49,11 +49,11 @@ def _signatures():
             yield (louvain.move_shared_kernel, _louvain_shared_sig(offset, index))
             yield (louvain.move_global_kernel, _louvain_global_sig(offset, index))
             yield (louvain.merge_shared_kernel,
-                   f"({I64}, int64, int64, int64, {I64}, {I64}, {offset}, {index}, {F64}, {F64}, "
-                   f"{I64}, {I64}, {I64}, {I64}, {F64})")
+                   f"({I64}, int64, int64, int64, {I64}, {I64}, {offset}, {index}, {I64}, {I64}, "
+                   f"{I64}, {I64}, {I64}, {I64}, {I64})")
             yield (louvain.merge_global_kernel,
-                   f"({I64}, int64, {I64}, {I64}, {F64}, {I64}, {I64}, {offset}, {index}, {F64}, "
-                   f"{F64}, {I64}, {I64}, {I64}, {I64}, {F64})")
+                   f"({I64}, int64, {I64}, {I64}, {I64}, {I64}, {I64}, {offset}, {index}, {I64}, "
+                   f"{I64}, {I64}, {I64}, {I64}, {I64}, {I64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
     yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
 
@@ -61,14 +61,15 @@ def _signatures():
 F64 = "float64[::1]"
 
 
+# Louvain's weights, degrees and community totals are int64 fixed point
 def _louvain_shared_sig(offset, index):
-    return (f"({I64}, int64, int64, int64, {offset}, {index}, {F64}, {I64}, {F64}, {F64}, {I64}, "
+    return (f"({I64}, int64, int64, int64, {offset}, {index}, {I64}, {I64}, {I64}, {I64}, {I64}, "
             f"float64, float64, {I64}, {F64})")
 
 
 def _louvain_global_sig(offset, index):
-    return (f"({I64}, int64, {I64}, {I64}, {F64}, {offset}, {index}, {F64}, {I64}, {F64}, "
-            f"{F64}, {I64}, float64, float64, {I64}, {F64})")
+    return (f"({I64}, int64, {I64}, {I64}, {I64}, {offset}, {index}, {I64}, {I64}, {I64}, "
+            f"{I64}, {I64}, float64, float64, {I64}, {F64})")
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,9 @@ def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):
     assert "ld.global.cg" in ptx  # offers read past the incoherent L1
     assert "shfl.sync.bfly" in ptx  # butterfly reduction
     assert "vote.sync.ballot" in ptx  # work-list compaction
+    assert "shfl.sync.idx" in ptx  # lane 0's row pointer broadcast to the warp
+    assert "bar.warp.sync" in ptx  # the barriers around the hand-over and the rewrite
+    assert "membar.gl" in ptx or "fence.sc.gpu" in ptx or "fence.acq_rel.gpu" in ptx
 
 
 def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
@@ -120,6 +124,7 @@ def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
     assert "atom.global.cas.b64" in ptx  # the lock-free slot replacement
     assert "atom.global.cas.b32" in ptx  # the heap's spin lock
     assert "atom.global.exch.b32" in ptx  # its release
+    assert "nanosleep.u32" in ptx  # back-off while the lock is held
     assert "membar.gl" in ptx or "fence.sc.gpu" in ptx or "fence.acq_rel.gpu" in ptx
     assert "atom.global.add.u64" in ptx  # the shared per-proposer pointer
     assert "ld.global.cg" in ptx  # slots read past the incoherent L1
@@ -143,7 +148,9 @@ def test_louvain_hashes_with_cas_and_atomic_adds(compile_ptx):
 
     shared = compile_ptx(louvain.move_shared_kernel, _louvain_shared_sig(I32, I32))
     assert "atom.shared.cas.b64" in shared  # claim a slot of the shared-memory table
-    assert "atom.shared.add.f64" in shared  # accumulate the community's weight
+    assert "atom.shared.add.u64" in shared  # accumulate the community's weight, exactly
+    assert "atom.shared.add.f64" not in shared  # no float atomics: runs agree bit for bit
     assert "shfl.sync.bfly" in shared  # the group's arg-max
     glob = compile_ptx(louvain.move_global_kernel, _louvain_global_sig(I32, I32))
-    assert "atom.global.cas.b64" in glob and "atom.global.add.f64" in glob
+    assert "atom.global.cas.b64" in glob and "atom.global.add.u64" in glob
+    assert "atom.global.add.f64" not in glob

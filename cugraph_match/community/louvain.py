@@ -64,7 +64,13 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     seed : int
         Seed of the CPU's vertex visiting order (a random order per level,
         as in the original Louvain code); the result is deterministic for a
-        seed.  The GPU order is fixed by the degree buckets.
+        seed.  The GPU order is fixed by the degree buckets, and the GPU
+        result is the same on every run: it accumulates weights as int64
+        fixed-point numbers (the total degree scaled by a power of two to
+        just below 2**61), so its atomic sums are exact whatever order they
+        land in, and it sorts each contracted level into one canonical
+        order.  The rounding moves a weight by at most 2**-62 of the total;
+        one smaller than that counts as 0.
 
     Returns
     -------
@@ -101,7 +107,6 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
             or max_level < 1:
         raise ValueError(f"max_level must be a positive int, got {max_level!r}")
     prepared = as_graph(graph, source, destination, weight, backend)
-    xp = prepared.backend.xp
     g = prepared.weighted_graph()
     if float(g.w.sum() + g.loop.sum()) == 0.0:
         raise ValueError("louvain needs at least one edge: the graph has no edge weight")
@@ -110,7 +115,7 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
                                     int(seed), refine=bool(refine),
                                     rows=_rows_of_graph(prepared))
-    q = modularity_of(g, community, resolution, xp)
+    q = level_modularity(g, community, resolution, prepared.backend, fixed=False)
     return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
 
 
@@ -119,13 +124,19 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph.
 
     ``rows`` are g's (offsets, indices, float64 weights) when already built;
-    the first level and the refinement both read them.
+    the first level and the refinement both read them (the CPU's only: the
+    GPU works on g in fixed point, see ``louvain_gpu.fixed_point``).
     """
     xp = backend.xp
+    if backend.name == "gpu":
+        from .louvain_gpu import fixed_point
+
+        g, _ = fixed_point(g, xp)  # exact sums: the same partition on every run
+        rows = None
     first_rows = rows if rows is not None else _rows(g, xp)
     community = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
     level_graph = g
-    q = modularity_of(g, community, resolution, xp)
+    q = level_modularity(g, community, resolution, backend)
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
         csr = first_rows if level_graph is g else _rows(level_graph, xp)
@@ -157,6 +168,20 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
         if refined_q > q:
             community = refined
     return first_appearance_codes(community, xp)[0]
+
+
+def level_modularity(g: WeightedGraph, community, resolution: float, backend,
+                     fixed: bool = True) -> float:
+    """Q of ``community`` on g: on the GPU from exact fixed-point sums (the same
+    on every run; ``fixed=False`` converts a float graph first), on the CPU
+    by :func:`modularity_of`."""
+    if backend.name != "gpu":
+        return modularity_of(g, community, resolution, backend.xp)
+    from .louvain_gpu import fixed_point, fixed_point_modularity
+
+    if not fixed:
+        g, _ = fixed_point(g, backend.xp)
+    return fixed_point_modularity(g, community, resolution, backend.xp)
 
 
 def _rows_of_graph(prepared):

@@ -45,9 +45,9 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
+from ..structure.device import launch
 from ..structure.edges import WeightedGraph
 from ..structure.sort_xp import lexsort_xp
-from .modularity import modularity_of
 
 BLOCK = 128
 WARP = 32
@@ -65,7 +65,7 @@ def _clear(lane, group, table_comm, table_weight, base, size):
     """Empty a table (the group's threads share the slots); callers then sync."""
     for s in range(lane, size, group):
         table_comm[base + s] = EMPTY
-        table_weight[base + s] = 0.0
+        table_weight[base + s] = 0
 
 
 @cuda.jit(device=True)
@@ -99,9 +99,9 @@ def _lookup(c, table_comm, table_weight, base, size):
         if found == c:
             return table_weight[base + h]
         if found == EMPTY:
-            return 0.0
+            return int64(0)
         h = (h + step) % size
-    return 0.0
+    return int64(0)
 
 
 @cuda.jit(device=True)
@@ -122,7 +122,8 @@ def _score(v, lane, group, table_comm, table_weight, base, size, community, k, a
             continue
         if csize[own] == 1 and csize[c] == 1 and c > own:
             continue  # singleton rule
-        gain = table_weight[base + s] - resolution * k[v] * a[c] / two_m
+        gain = float64(table_weight[base + s]) \
+            - resolution * float64(k[v]) * float64(a[c]) / two_m
         if _better(gain, c, best_gain, best):
             best_gain = gain
             best = c
@@ -160,8 +161,8 @@ def _reduce(best_gain, best, group, red_gain, red_comm):
 def _decide(v, best_gain, best, table_comm, table_weight, base, size, community, k, a,
             two_m, resolution, new_community, improvement):
     own = community[v]
-    stay = _lookup(own, table_comm, table_weight, base, size) \
-        - resolution * k[v] * (a[own] - k[v]) / two_m
+    stay = float64(_lookup(own, table_comm, table_weight, base, size)) \
+        - resolution * float64(k[v]) * float64(a[own] - k[v]) / two_m
     if best >= 0 and best_gain > stay:
         new_community[v] = best
         improvement[v] = best_gain - stay
@@ -175,7 +176,7 @@ def move_shared_kernel(vertices, count, group, size, offsets, indices, weights, 
                        csize, two_m, resolution, new_community, improvement):
     """Buckets 1-6: ``BLOCK // group`` vertices per block, tables in shared memory."""
     table_comm = cuda.shared.array(SHARED_SLOTS, int64)
-    table_weight = cuda.shared.array(SHARED_SLOTS, float64)
+    table_weight = cuda.shared.array(SHARED_SLOTS, int64)
     red_gain = cuda.shared.array(WARPS_PER_BLOCK, float64)
     red_comm = cuda.shared.array(WARPS_PER_BLOCK, int64)
     tid = cuda.threadIdx.x
@@ -255,8 +256,8 @@ def _merge_one(active, c, lane, group, com_start, members, offsets, indices, wei
         v = members[i]
         _accumulate(v, lane, group, offsets, indices, weights, community, table_comm,
                     table_weight, base, size)
-        if lane == 0 and loop[v] > 0.0:
-            _insert(c, 2.0 * loop[v], table_comm, table_weight, base, size)
+        if lane == 0 and loop[v] > 0:
+            _insert(c, 2 * loop[v], table_comm, table_weight, base, size)
     cuda.syncthreads()
     for s in range(lane, size, group):
         key = table_comm[base + s]
@@ -272,7 +273,7 @@ def merge_shared_kernel(coms, count, group, size, com_start, members, offsets, i
                         loop, community, out_start, out_count, out_nbr, out_weight):
     """Communities of summed degree <= 319: a warp or a block each, tables in shared memory."""
     table_comm = cuda.shared.array(SHARED_SLOTS, int64)
-    table_weight = cuda.shared.array(SHARED_SLOTS, float64)
+    table_weight = cuda.shared.array(SHARED_SLOTS, int64)
     tid = cuda.threadIdx.x
     slot = tid // group
     lane = tid % group
@@ -307,7 +308,7 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
     k = int(used.sum())
     group = new_id[community]
     degree = (offsets[1:] - offsets[:-1]).astype(np.int64)
-    com_degree = xp.bincount(group, weights=degree, minlength=k).astype(np.int64)
+    com_degree = segment_sum(degree, group, k, xp)
     com_start = xp.zeros(k + 1, dtype=np.int64)
     com_start[1:] = xp.cumsum(xp.bincount(group, minlength=k))
     members = xp.argsort(group, kind="stable").astype(np.int64)  # vertices grouped by community
@@ -315,7 +316,7 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
     out_start[1:] = xp.cumsum(com_degree + 1)  # at most one entry per edge, plus the self-loop
     out_count = xp.zeros(k, dtype=np.int64)
     out_nbr = xp.empty(int(out_start[-1]), dtype=np.int64)
-    out_weight = xp.empty(int(out_start[-1]), dtype=np.float64)
+    out_weight = xp.empty(int(out_start[-1]), dtype=np.int64)
     low = -1
     for high, threads, size in MERGE_BUCKETS:
         mask = com_degree > low if high is None else (com_degree > low) & (com_degree <= high)
@@ -326,7 +327,7 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
         if count == 0:
             continue
         if size:
-            merge_shared_kernel[-(-count // (BLOCK // threads)), BLOCK](
+            launch(merge_shared_kernel, -(-count // (BLOCK // threads)), BLOCK, xp,
                 coms, count, threads, size, com_start, members, offsets, indices, weights, loop,
                 group, out_start, out_count, out_nbr, out_weight)
         else:
@@ -334,19 +335,23 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
             sizes = _primes_above(to_host(1.5 * com_degree[coms]), xp)
             table_start = xp.zeros(count + 1, dtype=np.int64)
             table_start[1:] = xp.cumsum(sizes)
-            merge_global_kernel[min(count, 4096), BLOCK](
+            launch(merge_global_kernel, min(count, 4096), BLOCK, xp,
                 coms, count, table_start, xp.empty(int(table_start[-1]), dtype=np.int64),
-                xp.empty(int(table_start[-1]), dtype=np.float64), com_start, members, offsets,
+                xp.empty(int(table_start[-1]), dtype=np.int64), com_start, members, offsets,
                 indices, weights, loop, group, out_start, out_count, out_nbr, out_weight)
     slot = xp.arange(out_nbr.shape[0], dtype=np.int64)
     owner = xp.searchsorted(out_start, slot, side="right") - 1
     filled = slot - out_start[owner] < out_count[owner]
     owner, nbr, w = owner[filled], out_nbr[filled], out_weight[filled]
-    self_loop = xp.zeros(k, dtype=np.float64)
+    self_loop = xp.zeros(k, dtype=np.int64)
     inside = owner == nbr
-    self_loop[owner[inside]] = w[inside] / 2.0
+    self_loop[owner[inside]] = w[inside] // 2  # met from both ends: always even
     once = owner < nbr  # each coarse edge was written by both its ends
-    return WeightedGraph(k, owner[once], nbr[once], w[once], self_loop), group
+    lo, hi, w = owner[once], nbr[once], w[once]
+    # The kernels wrote the slots in the order their threads got there; the
+    # canonical (hi, lo) order makes the next level the same on every run.
+    order = lexsort_xp([lo, hi], xp)
+    return WeightedGraph(k, lo[order], hi[order], w[order], self_loop), group
 
 
 def _primes_above(values, xp):
@@ -382,13 +387,17 @@ def degree_buckets(offsets, xp):
 def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float,
                    threshold: float, max_passes: int, xp):
     """Run passes from ``community`` until one gains less than ``threshold``;
-    return the communities and their modularity."""
+    return the communities and their modularity.
+
+    ``weights`` and ``loop`` are int64 fixed-point weights (:func:`fixed_point`):
+    every sum is exact, so no result depends on the order atomics land in.
+    """
     n = int(offsets.shape[0]) - 1
-    degree = offsets[1:] - offsets[:-1]
     row = xp.searchsorted(offsets, xp.arange(indices.shape[0], dtype=offsets.dtype),
                           side="right") - 1 if n else xp.zeros(0, dtype=np.int64)
-    k = xp.bincount(row, weights=weights, minlength=n)[:n] + 2.0 * loop
-    two_m = float(k.sum())
+    k = segment_sum(weights, row, n, xp) + 2 * loop
+    two_m = float(int(k.sum()))
+    degree = offsets[1:] - offsets[:-1]
     new_community = community.copy()
     improvement = xp.zeros(n, dtype=np.float64)
     buckets = degree_buckets(offsets, xp)
@@ -398,30 +407,30 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
         sizes = _primes_above(to_host(1.5 * degree[big]), xp)
         table_start[1:] = xp.cumsum(sizes)
     table_comm = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
-    table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.float64)
+    table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
     once = row < indices  # each undirected edge once, for the modularity
     graph = WeightedGraph(n, row[once], indices[once], weights[once], loop)
-    q = modularity_of(graph, community, resolution, xp)
+    q = fixed_point_modularity(graph, community, resolution, xp)
     for _ in range(max_passes):
         before = community.copy()
         for members, group, size in buckets:
             count = int(members.shape[0])
             if count == 0:
                 continue
-            a = xp.bincount(community, weights=k, minlength=n)
+            a = segment_sum(k, community, n, xp)
             csize = xp.bincount(community, minlength=n)
             if size:
                 per_block = BLOCK // group
-                move_shared_kernel[-(-count // per_block), BLOCK](
+                launch(move_shared_kernel, -(-count // per_block), BLOCK, xp,
                     members, count, group, size, offsets, indices, weights, community, k, a,
                     csize, two_m, resolution, new_community, improvement)
             else:
-                move_global_kernel[min(count, 4096), BLOCK](
+                launch(move_global_kernel, min(count, 4096), BLOCK, xp,
                     members, count, table_start, table_comm, table_weight, offsets, indices,
                     weights, community, k, a, csize, two_m, resolution, new_community,
                     improvement)
             _commit(members, community, new_community, improvement, k, two_m, resolution, xp)
-        new_q = modularity_of(graph, community, resolution, xp)
+        new_q = fixed_point_modularity(graph, community, resolution, xp)
         if new_q < q:
             community = before  # a synchronous pass may overshoot: keep the better one
             break
@@ -429,6 +438,64 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
         if gained < threshold or bool((community == before).all()):
             break
     return community, q
+
+
+# --------------------------------------------------------------------------
+# fixed point: exact, order-free sums
+# --------------------------------------------------------------------------
+
+# Every sum the kernels form (a row, a community's total, a contracted edge)
+# is at most the graph's total degree; it is kept below 2**61.
+FIXED_POINT_BITS = 61
+
+
+def fixed_point(graph: WeightedGraph, xp) -> tuple[WeightedGraph, float]:
+    """``graph`` with its weights as int64 multiples of ``1 / scale``, and ``scale``.
+
+    Float atomic adds land in whatever order the threads get there, and
+    float addition is not associative, so float sums would differ from run
+    to run in their last bits, and a near-tie between two communities with
+    them.  Integer sums are exact in any order.  ``scale`` is the power of
+    two that puts the total degree just below 2**61, so the rounding is at
+    most 2**-62 of the total per weight; a weight below that (a dynamic
+    range past 10**18) rounds to 0.  Multiplying by a power of two is exact,
+    and so is the modularity's scale: it cancels.
+    """
+    total = 2.0 * (float(graph.w.sum()) + float(graph.loop.sum()))
+    exponent = FIXED_POINT_BITS - 1 - math.frexp(total)[1] if total > 0 else 0
+    scale = math.ldexp(1.0, exponent)
+    w = xp.rint(graph.w * scale).astype(np.int64)
+    loop = xp.rint(graph.loop * scale).astype(np.int64)
+    return WeightedGraph(graph.n, graph.lo, graph.hi, w, loop), scale
+
+
+def segment_sum(values, groups, size: int, xp):
+    """Exact int64 sums of ``values`` per group (``groups`` in ``0..size-1``),
+    the same whatever order the device adds them in."""
+    out = xp.zeros(size, dtype=np.int64)
+    if xp.__name__ == "cupy":
+        import cupyx
+
+        cupyx.scatter_add(out, groups, values.astype(np.int64, copy=False))
+    else:
+        xp.add.at(out, groups, values.astype(np.int64, copy=False))
+    return out
+
+
+def fixed_point_modularity(graph: WeightedGraph, community, resolution: float, xp) -> float:
+    """Q of ``community`` on a fixed-point graph: the community sums are exact
+    integers, so Q is the same on every run (``modularity.modularity_of``
+    uses float bincounts, whose atomic sums are not)."""
+    n = graph.n
+    k = segment_sum(graph.w, graph.lo, n, xp) + segment_sum(graph.w, graph.hi, n, xp) \
+        + 2 * graph.loop
+    two_m = float(int(k.sum()))
+    if two_m == 0.0:
+        raise ValueError("modularity is undefined for a graph whose total edge weight is 0")
+    same = community[graph.lo] == community[graph.hi]
+    inside = int(graph.w[same].sum()) + int(graph.loop.sum())
+    total = segment_sum(k, community, n, xp).astype(np.float64)
+    return inside / (two_m / 2.0) - resolution * float(((total / two_m) ** 2).sum())
 
 
 def _commit(members, community, new_community, improvement, k, two_m, resolution, xp):
@@ -451,11 +518,11 @@ def _commit(members, community, new_community, improvement, k, two_m, resolution
     gain = improvement[movers]
     order = lexsort_xp([movers, -gain, target], xp)
     movers, target, gain = movers[order], target[order], gain[order]
-    degree = k[movers]
+    degree = k[movers]  # int64: the running sums below are exact
     ahead = xp.cumsum(degree) - degree
     segment_start = xp.searchsorted(target, target, side="left")
     ahead = ahead - ahead[segment_start]  # degree of the movers ranked ahead, same target
-    admitted = gain > resolution * degree * ahead / two_m
+    admitted = gain > resolution * degree.astype(np.float64) * ahead.astype(np.float64) / two_m
     community[movers[admitted]] = target[admitted]
 
 

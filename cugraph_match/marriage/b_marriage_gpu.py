@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
+from ..structure.device import launch
 from .stable_marriage_gpu import (FULL_MASK, SENTINEL, check_launch, resident_blocks,
                                           take_work)
 
@@ -109,6 +110,6 @@ def b_propose_gpu(layout, slot_off, cap, copy_owner, xp, threads_per_block: int 
         return slots, nxt
     counter = xp.zeros(1, dtype=np.int64)
     blocks = min(-(-n_copies // threads_per_block), resident_blocks(threads_per_block))
-    b_marriage_kernel[blocks, threads_per_block](
+    launch(b_marriage_kernel, blocks, threads_per_block, xp,
         *layout.args(), slot_off, slots, cap, nxt, copy_owner, counter, n_copies, solo)
     return slots, nxt

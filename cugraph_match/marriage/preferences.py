@@ -54,6 +54,7 @@ from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
 from ..structure.renumber import common_integer_ids
 from ..structure.sort_xp import lexsort_xp
+from ..structure.validation import not_numbers
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"
@@ -220,7 +221,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
     r = frame[rank]
     kind = getattr(r.dtype, "kind", None)
     if kind == "O":
-        bad = ~r.map(lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool))
+        bad = not_numbers(r)
         n_bad = int(bad.sum())
         if n_bad:
             raise TypeError(f"{name} rank column {rank!r} has {n_bad} non-numeric value(s); "

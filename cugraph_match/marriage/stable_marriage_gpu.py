@@ -42,6 +42,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
+from ..structure.device import check_threads_per_block, launch
+
 FULL_MASK = 0xFFFFFFFF
 WARP = 32
 SENTINEL = int64(np.iinfo(np.int64).max)
@@ -136,8 +138,14 @@ def propose(cur, cand, p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_st
     start, length = row(cur, p_off, p_step)
     a, key = entry(cur, start, length, cand, p_tgt, p_key, k_entry, k_prop, max_level)
     # Advance first: win or lose, this acceptor never accepts ``cur`` again.
+    # The fence publishes the pointer before the offer: whoever displaces
+    # ``cur`` later learns it from this atomic and then reads his pointer.
     nxt[cur] = cand + 1
+    cuda.threadfence()
     old = cuda.atomic.min(held, a, key)
+    # ... and, on our side, the displaced proposer's pointer is read only
+    # after the atomic that named him.
+    cuda.threadfence()
     if old > key:
         if old == SENTINEL:
             return True, _NONE
@@ -227,9 +235,9 @@ def gale_shapley_round_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_of
 
 
 def check_launch(threads_per_block: int, solo_entries: int) -> None:
-    if threads_per_block % WARP or not 0 < threads_per_block <= 1024:
-        raise ValueError(f"threads_per_block must be a multiple of 32 in [32, 1024], "
-                         f"got {threads_per_block}")
+    check_threads_per_block(threads_per_block, whole_warps=True)
+    if isinstance(solo_entries, bool) or not isinstance(solo_entries, (int, np.integer)):
+        raise TypeError(f"solo_entries must be an int, got {solo_entries!r}")
     if solo_entries < 0:
         raise ValueError(f"solo_entries must be non-negative, got {solo_entries}")
 
@@ -256,7 +264,7 @@ def propose_gpu(layout, xp, algorithm: str, max_level: int = 0, threads_per_bloc
     if algorithm == "mcvitie_wilson":
         counter = xp.zeros(1, dtype=np.int64)
         blocks = min(-(-n_p // threads_per_block), resident_blocks(threads_per_block))
-        mcvitie_wilson_kernel[blocks, threads_per_block](
+        launch(mcvitie_wilson_kernel, blocks, threads_per_block, xp,
             *args, held, nxt, counter, n_p, max_level, solo_entries)
         return held, nxt
     frontier = xp.arange(n_p, dtype=np.int64)
@@ -267,7 +275,7 @@ def propose_gpu(layout, xp, algorithm: str, max_level: int = 0, threads_per_bloc
     while count:
         next_count[0] = 0
         blocks = min(-(-count // threads_per_block), most)
-        gale_shapley_round_kernel[blocks, threads_per_block](
+        launch(gale_shapley_round_kernel, blocks, threads_per_block, xp,
             *args, held, nxt, frontier, count, next_frontier, next_count, max_level,
             solo_entries)
         count = int(next_count[0])  # the one host read per round

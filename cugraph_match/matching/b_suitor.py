@@ -7,11 +7,13 @@ from typing import Any
 
 import numpy as np
 
+from ..structure.device import check_threads_per_block
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import pairs_frame
 from ..structure.backend import to_backend
-from ..structure.validation import first_true, plain, require_unique_ids, require_vertex_frame
+from ..structure.validation import (first_true, not_numbers, plain, require_unique_ids,
+                                    require_vertex_frame)
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
@@ -76,6 +78,10 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     1    0    2     3.0
     2    1    2     1.0
     """
+    check_threads_per_block(threads_per_block)
+    if isinstance(heap_above, bool) or not isinstance(heap_above, numbers.Integral) \
+            or heap_above < 0:
+        raise ValueError(f"heap_above must be a non-negative int, got {heap_above!r}")
     g = as_graph(graph, source, destination, weight, backend)
     cap = capacities(g, graph, b)
     lo, hi, key = b_suitor_pairs(g, cap, threads_per_block=threads_per_block,
@@ -169,7 +175,7 @@ def _capacity_array(pg: Graph, vertices, values, what: str):
                          f"vertex {plain(first)!r}")
     kind = getattr(getattr(values.dtype, "numpy_dtype", values.dtype), "kind", "O")
     if kind == "O":
-        ints = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool))
+        ints = ~not_numbers(values, integral=True)
         if not ints.all():
             first = vertices.reset_index(drop=True)[first_true(~ints)]
             raise TypeError(f"{what}: {int((~ints).sum())} capacity value(s) are not integers; "

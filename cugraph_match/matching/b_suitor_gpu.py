@@ -31,7 +31,9 @@ on each other.
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda, int32, int64, uint64
+from numba import cuda, int32, int64, uint32, uint64
+
+from ..structure.device import check_threads_per_block, launch
 
 _LOW = 0xFFFFFFFF
 REJECTED = -3
@@ -62,8 +64,15 @@ def _offer_heap(p, word, base, cap, slots, floor, lock):
     """``_offer_scan`` for a large capacity: a min-heap under p's spin lock."""
     if word <= cuda.ldcg(floor, p):
         return int64(REJECTED)
+    # Spin with exponential back-off: waiting threads stop hammering the
+    # lock word, and the holder's warp gets issue slots.  (Lanes of one warp
+    # may contend for one lock: safe only with the independent thread
+    # scheduling of compute capability 7.0+, which the backend requires.)
+    pause = uint32(32)
     while cuda.atomic.cas(lock, p, int32(0), int32(1)) != 0:
-        pass
+        cuda.nanosleep(pause)
+        if pause < uint32(1024):
+            pause *= uint32(2)
     cuda.threadfence()
     root = cuda.ldcg(slots, base)
     if word <= root:
@@ -134,16 +143,15 @@ def b_suitor_slots_gpu(offsets, indices, keys, slot_start, xp, threads_per_block
                        heap_above: int = HEAP_ABOVE):
     """Run b-Suitor on the device; return the final offer slots (heap order
     for capacities above ``heap_above``, arbitrary order otherwise)."""
-    if not 0 < threads_per_block <= 1024:
-        raise ValueError(f"threads_per_block must be in [1, 1024], got {threads_per_block}")
+    threads_per_block = check_threads_per_block(threads_per_block)
     n = int(offsets.shape[0]) - 1
     slots = xp.zeros(int(slot_start[n]), dtype=np.uint64)
     next_edge = xp.zeros(n, dtype=np.int64)
     floor = xp.zeros(n, dtype=np.uint64)
     lock = xp.zeros(n, dtype=np.int32)
     if n:
-        b_suitor_kernel[-(-n // threads_per_block), threads_per_block](
-            offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above, n)
+        launch(b_suitor_kernel, -(-n // threads_per_block), threads_per_block, xp,
+               offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above, n)
     return slots
 
 

@@ -149,12 +149,17 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     level, current = None, g
     levels = []
     while current.num_vertices > min_vertices and len(levels) < max_levels:
+        n = current.num_vertices
         mate = maximal_mates(current, matching, weighted, seed + len(levels))
+        if current is g and not isinstance(graph, Graph):
+            g.release_rows()  # a graph of our own: its rows are not needed again
+        # the level's size is known from the matching: no contraction is
+        # spent on a level that would not be kept
+        if n - int((mate >= 0).sum()) // 2 > max_ratio * n:
+            break  # shrinking too slowly to be worth a level
         coarse_of, coarse = _contract(current.weighted_graph() if level is None else level,
                                       mate, xp)
         del mate
-        if coarse.n > max_ratio * current.num_vertices:
-            break  # shrinking too slowly to be worth a level
         levels.append((_edge_frame(coarse, lib, xp),
                        vertex_frame(labels, lib, "coarse_vertex", coarse_of.astype(np.int64))))
         del coarse_of

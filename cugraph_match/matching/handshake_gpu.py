@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, uint64
 
+from ..structure.device import check_threads_per_block, launch
 from .handshake_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
@@ -115,8 +116,7 @@ def match_kernel(mate, request, flag):
 def handshake_mates_gpu(offsets, indices, weights, xp, weighted: bool, seed: int,
                         max_rounds: int, low_degree: bool = True, threads_per_block: int = 256):
     """Run handshake rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
-    if not 0 < threads_per_block <= 1024:
-        raise ValueError(f"threads_per_block must be in [1, 1024], got {threads_per_block}")
+    threads_per_block = check_threads_per_block(threads_per_block)
     n = int(offsets.shape[0]) - 1
     mate = xp.full(n, -1, dtype=np.int64)
     request = xp.full(n, NONE, dtype=np.int64)
@@ -127,12 +127,11 @@ def handshake_mates_gpu(offsets, indices, weights, xp, weighted: bool, seed: int
         if rounds == max_rounds:
             raise RuntimeError(f"handshake matching did not finish in {max_rounds} rounds")
         colour_key, choice_key = round_keys(seed, rounds)
-        propose_kernel[blocks, threads_per_block](offsets, indices, weights, mate, request,
-                                                  colour_key, choice_key, weighted, low_degree,
-                                                  flag)
-        respond_kernel[blocks, threads_per_block](offsets, indices, weights, mate, request,
-                                                  colour_key, choice_key, weighted, low_degree)
-        match_kernel[blocks, threads_per_block](mate, request, flag)
+        launch(propose_kernel, blocks, threads_per_block, xp, offsets, indices, weights, mate,
+               request, colour_key, choice_key, weighted, low_degree, flag)
+        launch(respond_kernel, blocks, threads_per_block, xp, offsets, indices, weights, mate,
+               request, colour_key, choice_key, weighted, low_degree)
+        launch(match_kernel, blocks, threads_per_block, xp, mate, request, flag)
         rounds += 1
     mate[mate < 0] = -1  # dead vertices are simply unmatched
     return mate, rounds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..structure.device import check_threads_per_block
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
 from .mates import mates_frame
@@ -40,6 +41,7 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     >>> cm.locally_dominant_matching(edges, backend="cpu")["mate"].tolist()
     ['b', 'a', 'd', 'c']
     """
+    check_threads_per_block(threads_per_block, whole_warps=True)
     g = as_graph(graph, source, destination, weight, backend)
     pref = g.preference_csr()
     # Rows arrive in preference order, so the kernels need no weight keys.

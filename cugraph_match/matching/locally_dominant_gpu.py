@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32
 
+from ..structure.device import check_threads_per_block, launch
 from .suitor_gpu import FULL_MASK, WARP
 
 MATCHED, NEXT = 0, 1  # slots of the counters array
@@ -101,9 +102,7 @@ def next_work_kernel(matched, offsets, indices, mate, candidate, work, counters)
 
 def locally_dominant_mates_gpu(offsets, indices, xp, threads_per_block: int = 128):
     """Run LD rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
-    if threads_per_block % WARP or not 0 < threads_per_block <= 1024:
-        raise ValueError(f"threads_per_block must be a multiple of 32 in [32, 1024], "
-                         f"got {threads_per_block}")
+    threads_per_block = check_threads_per_block(threads_per_block, whole_warps=True)
     n = int(offsets.shape[0]) - 1
     mate = xp.full(n, -1, dtype=np.int64)
     candidate = xp.full(n, -1, dtype=np.int64)
@@ -118,13 +117,13 @@ def locally_dominant_mates_gpu(offsets, indices, xp, threads_per_block: int = 12
     rounds = 0
     while size > 0:
         rounds += 1
-        candidates_kernel[-(-size // warps_per_block), threads_per_block](
-            work, size, offsets, indices, mate, candidate, next_edge, stamp, rounds, counters)
-        match_kernel[-(-size // threads_per_block), threads_per_block](
-            work, size, candidate, mate, stamp, rounds, matched, counters)
+        launch(candidates_kernel, -(-size // warps_per_block), threads_per_block, xp,
+               work, size, offsets, indices, mate, candidate, next_edge, stamp, rounds, counters)
+        launch(match_kernel, -(-size // threads_per_block), threads_per_block, xp,
+               work, size, candidate, mate, stamp, rounds, matched, counters)
         # At most min(2 * size, n) vertices were matched; surplus warps exit at once.
-        next_work_kernel[-(-min(2 * size, n) // warps_per_block), threads_per_block](
-            matched, offsets, indices, mate, candidate, spare, counters)
+        launch(next_work_kernel, -(-min(2 * size, n) // warps_per_block), threads_per_block, xp,
+               matched, offsets, indices, mate, candidate, spare, counters)
         size = int(counters[NEXT])  # the round's only transfer
         work, spare = spare, work
     return mate, rounds

@@ -30,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32, uint64
 
+from ..structure.device import launch
+
 FULL_MASK = 0xFFFFFFFF
 WARP = 32
 _LOW = uint64(0xFFFFFFFF)
@@ -64,9 +66,17 @@ def best_acceptable(current, offsets, indices, keys, offer, next_edge, lane):
     lane and moves ``current``'s pointer past the chosen entry (or to the
     end): whether the proposal then wins or loses its race, that neighbour
     will never accept ``current`` again.
+
+    Lane 0 alone loads the pointer and broadcasts it: lanes that loaded it
+    themselves could see different values (another warp may have handed
+    ``current`` over after storing it) and would scan different windows
+    before the full-mask shuffles.
     """
     end = offsets[current + 1]
-    base = cuda.ldcg(next_edge, current)
+    base = int64(0)
+    if lane == 0:
+        base = int64(cuda.ldcg(next_edge, current))
+    base = cuda.shfl_sync(FULL_MASK, base, 0)
     best = uint64(0)
     while base < end:  # warp-uniform: every lane sees the same best
         j = base + lane
@@ -113,7 +123,12 @@ def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp
             best = best_acceptable(current, offsets, indices, keys, offer, next_edge, lane)
             if lane == 0:
                 shared[best_of + i] = best
+        # The pointer stores above must be visible device-wide before the
+        # offers below can hand a vertex to another warp, which then reads
+        # its pointer: the storing lanes and the proposing lane differ, so
+        # every lane meets at the barrier and fences after it (cumulative).
         cuda.syncwarp(FULL_MASK)
+        cuda.threadfence()
 
         # 2. Propose, one lane per vertex, 32 vertices per pass.
         next_count = 0
@@ -131,13 +146,19 @@ def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp
                             follow_up = int64(old & _LOW)  # displaced suitor
                     else:
                         follow_up = int64(current)  # lost a race: try the next one
-            # The ballot converges the warp, so every lane of this pass has
-            # read its slot before any lane overwrites one (writes land at
-            # positions <= the slots read so far).
+            # Every lane of this pass has read its slot before any lane
+            # overwrites one (writes land at positions <= the slots read so
+            # far): the ballot converges the warp, and the barrier orders the
+            # shared-memory reads before the writes (a ballot alone gives no
+            # memory ordering).
             has = cuda.ballot_sync(FULL_MASK, follow_up >= 0)
+            cuda.syncwarp(FULL_MASK)
             if follow_up >= 0:
                 shared[work + next_count + cuda.popc(has & lower_lanes)] = uint64(follow_up)
             next_count += cuda.popc(has)
+        # A displaced vertex's pointer is read in the next step 1: order that
+        # read after the atomic that revealed the displacement (acquire).
+        cuda.threadfence()
         cuda.syncwarp(FULL_MASK)
         count = next_count
 
@@ -145,21 +166,18 @@ def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp
 def suitor_offers_gpu(offsets, indices, keys, xp, vertices_per_warp: int = 8,
                       threads_per_block: int = 128):
     """Launch the Suitor kernel; return the final offer words (on the device)."""
-    if threads_per_block % WARP or not 0 < threads_per_block <= 1024:
-        raise ValueError(f"threads_per_block must be a multiple of 32 in [32, 1024], "
-                         f"got {threads_per_block}")
-    if vertices_per_warp < 1:
-        raise ValueError(f"vertices_per_warp must be positive, got {vertices_per_warp}")
+    from .suitor import check_launch
+
+    check_launch(vertices_per_warp, threads_per_block)
     n = int(offsets.shape[0]) - 1
+    warps_per_block = threads_per_block // WARP
+    shared_bytes = warps_per_block * 2 * vertices_per_warp * 8
+    warps = -(-n // vertices_per_warp)
+    blocks = -(-warps // warps_per_block)
     offer = xp.zeros(n, dtype=np.uint64)
     if n == 0:
         return offer
     next_edge = offsets[:-1].astype(np.int64)
-    warps_per_block = threads_per_block // WARP
-    warps = -(-n // vertices_per_warp)
-    blocks = -(-warps // warps_per_block)
-    shared_bytes = warps_per_block * 2 * vertices_per_warp * 8
-    suitor_kernel[blocks, threads_per_block, 0, shared_bytes](
-        offsets, indices, keys, offer, next_edge, n, vertices_per_warp
-    )
+    launch(suitor_kernel, blocks, threads_per_block, xp, offsets, indices, keys, offer,
+           next_edge, n, vertices_per_warp, shared_bytes=shared_bytes)
     return offer

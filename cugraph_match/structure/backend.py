@@ -29,16 +29,12 @@ def cuda_simulator_enabled() -> bool:
 
 
 def gpu_available() -> bool:
-    """True when a real CUDA device, Numba's CUDA target and CuPy are all usable."""
-    if cuda_simulator_enabled():
-        return False
-    try:
-        import cupy  # noqa: F401  (importable is part of "usable")
-        from numba import cuda
+    """True when a real CUDA device runs CuPy and Numba kernels here: probed
+    once per process by running both (:func:`~cugraph_match.structure.device.probe`),
+    not inferred from imports."""
+    from .device import gpu_available as probed
 
-        return bool(cuda.is_available())
-    except Exception:
-        return False
+    return probed()
 
 
 class _HostAsDevice:
@@ -83,10 +79,12 @@ def resolve_backend(backend: str) -> Backend:
     if cuda_simulator_enabled():
         return Backend("gpu", HOST_AS_DEVICE, simulated=True)
     if not gpu_available():
+        from .device import gpu_unusable_reason
+
         raise RuntimeError(
-            "backend='gpu' needs a CUDA GPU with CuPy and numba-cuda installed "
-            "(pip install 'cugraph_match[gpu]'); none is usable here. "
-            "Use backend='cpu' or 'auto'."
+            "backend='gpu' needs a usable CUDA GPU (compute capability 7.0 or newer) with CuPy "
+            "and numba-cuda (pip install 'cugraph_match[gpu]'); here: "
+            f"{gpu_unusable_reason()}. Use backend='cpu' or 'auto'."
         )
     import cupy
 

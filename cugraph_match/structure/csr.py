@@ -97,7 +97,7 @@ def neighbour_csr(edges: UndirectedEdges, xp) -> NeighbourCSR:
     indices = xp.empty(nnz, dtype=ids)
     weights = xp.empty(nnz if edges.w is not None else 0,
                        dtype=edges.w.dtype if edges.w is not None else np.float32)
-    dev.launch(dev.decode_neighbours, nnz, packed, edges.lo, edges.hi,
+    dev.launch(dev.decode_neighbours, nnz, xp, packed, edges.lo, edges.hi,
                edges.w if edges.w is not None else dev.empty_weights(xp), indices, weights)
     return NeighbourCSR(offsets, indices, weights if edges.w is not None else None)
 
@@ -113,7 +113,7 @@ def _place_keys(lo, hi, n: int, xp):
         raise ValueError(f"the device rows take fewer than 2**32 vertices and edges, "
                          f"got {n} and {m}")
     packed = xp.empty(2 * m, dtype=np.uint64)
-    dev.launch(dev.place_keys, m, lo, hi, packed)
+    dev.launch(dev.place_keys, m, xp, lo, hi, packed)
     packed.sort()
     return packed
 
@@ -165,7 +165,7 @@ def preference_csr(edges: UndirectedEdges, xp) -> PreferenceCSR:
     packed = _place_keys(lo, hi, edges.n, xp)
     indices = xp.empty(2 * m, dtype=ids)
     keys = xp.empty(2 * m, dtype=np.uint32)
-    dev.launch(dev.decode_preference, 2 * m, packed, lo, hi, indices, keys)
+    dev.launch(dev.decode_preference, 2 * m, xp, packed, lo, hi, indices, keys)
     return PreferenceCSR(offsets, indices, keys, table)
 
 

@@ -99,18 +99,16 @@ def _undirected_edges_host(u, v, w, n, bits) -> UndirectedEdges:
     loop_rows = host.pair_keys(u, v, shift, keys)
     # a per-vertex loop array only when some vertex has a loop
     loop = np.zeros(n if loop_rows else 0, dtype=w.dtype if w is not None else np.float32)
+    # the walks below compact their sorted input in place
     if w is None:
         keys.sort()  # our own array: sort in place, no positions needed
-        distinct = np.empty(m, dtype=np.uint64)
+        distinct = keys
         count = host.distinct_sorted_pairs(keys, shift, distinct, loop)
         weights = None
     else:
-        sorted_keys, sorted_w = sort_carrying(keys, w, 2 * bits)
+        distinct, weights = sort_carrying(keys, w, 2 * bits)
         del keys
-        distinct = np.empty(m, dtype=np.uint64)
-        weights = np.empty(m, dtype=w.dtype)
-        count = host.dedup_sorted_weighted(sorted_keys, sorted_w, shift, distinct, weights, loop)
-        del sorted_keys, sorted_w
+        count = host.dedup_sorted_weighted(distinct, weights, shift, distinct, weights, loop)
         weights = weights[:count].copy()
     ids = index_dtype(n)
     lo = np.empty(count, dtype=ids)
@@ -127,13 +125,13 @@ def _undirected_edges_xp(u, v, w, n, bits, xp) -> UndirectedEdges:
 
     m = int(u.shape[0])
     keys = xp.empty(m, dtype=np.uint64)
-    dev.launch(dev.pair_keys, m, u, v, bits, keys)
+    dev.launch(dev.pair_keys, m, xp, u, v, bits, keys)
     order = stable_argsort_xp(keys, xp)
     keys = keys[order]
     sorted_w = w[order] if w is not None else dev.empty_weights(xp)
     del order
     flag = xp.empty(m, dtype=np.int32)
-    dev.launch(dev.edge_starts, m, keys, bits, flag)
+    dev.launch(dev.edge_starts, m, xp, keys, bits, flag)
     slot = xp.cumsum(flag, dtype=index_dtype(m + 1))
     del flag
     count = int(slot[-1]) if m else 0
@@ -143,7 +141,7 @@ def _undirected_edges_xp(u, v, w, n, bits, xp) -> UndirectedEdges:
     weight_dtype = w.dtype if w is not None else np.dtype(np.float32)
     weights = xp.empty(count if w is not None else 0, dtype=weight_dtype)
     loop = xp.zeros(n, dtype=weight_dtype)
-    dev.launch(dev.dedup_groups, m, keys, sorted_w, bits, slot, lo, hi, weights, loop)
+    dev.launch(dev.dedup_groups, m, xp, keys, sorted_w, bits, slot, lo, hi, weights, loop)
     del keys, sorted_w, slot
     has_loop = bool((loop != 0).any()) if n else False
     return UndirectedEdges(n, lo, hi, weights if w is not None else None,
@@ -217,12 +215,9 @@ def _contract_host(graph: WeightedGraph, group, k: int, bits: int) -> WeightedGr
     m = int(graph.lo.shape[0])
     keys = np.empty(m, dtype=np.uint64)
     host.coarse_pair_keys(graph.lo, graph.hi, group, shift, keys)
-    sorted_keys, sorted_w = sort_carrying(keys, graph.w, 2 * bits)
+    pairs, summed = sort_carrying(keys, graph.w.astype(np.float64, copy=False), 2 * bits)
     del keys
-    pairs = np.empty(m, dtype=np.uint64)
-    summed = np.empty(m, dtype=np.float64)
-    distinct = host.sum_sorted_weighted(sorted_keys, sorted_w, pairs, summed)
-    del sorted_keys, sorted_w
+    distinct = host.sum_sorted_weighted(pairs, summed, pairs, summed)  # in place
     ids = index_dtype(k)
     lo = np.empty(distinct, dtype=ids)
     hi = np.empty(distinct, dtype=ids)
@@ -255,10 +250,8 @@ def merge_parallel_edges(a, b, w, k: int, xp):
         return lo[first].astype(ids), hi[first].astype(ids), summed.astype(np.float64)
     keys = (hi.astype(np.uint64) << np.uint64(bits)) | lo.astype(np.uint64)
     if is_host(xp):
-        sorted_keys, sorted_w = sort_carrying(keys, w.astype(np.float64, copy=False), 2 * bits)
-        pair = np.empty(sorted_keys.shape[0], dtype=np.uint64)
-        summed = np.empty(sorted_keys.shape[0], dtype=np.float64)
-        count = host.sum_sorted_weighted(sorted_keys, sorted_w, pair, summed)
+        pair, summed = sort_carrying(keys, w.astype(np.float64, copy=False), 2 * bits)
+        count = host.sum_sorted_weighted(pair, summed, pair, summed)  # in place
         pair, summed = pair[:count], summed[:count]
     else:
         order = stable_argsort_xp(keys, xp)

@@ -189,6 +189,10 @@ class Graph:
         """float64 edges and self-loops, for community detection and coarsening."""
         return self._cached("weighted_graph", lambda: weighted_graph(self._edges, self._backend.xp))
 
+    def release_rows(self) -> None:
+        """Forget the rows built so far (they are rebuilt on the next use)."""
+        self._cache.clear()
+
     def on(self, backend: str) -> Graph:
         """This graph on another backend (itself when already there)."""
         be = resolve_backend(backend)

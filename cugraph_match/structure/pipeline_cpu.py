@@ -221,9 +221,13 @@ def gather(values, positions, out):
 def dedup_sorted_weighted(sorted_keys, sorted_w, bits, keys_out, w_out, loop_w):
     """Walk pair keys in sorted order, weights already in key order (no gathers):
     writes each distinct non-loop pair key once with its largest weight, and
-    each loop's weight to ``loop_w`` (largest per vertex).  Returns the count."""
+    each loop's weight to ``loop_w`` (largest per vertex).  Returns the count.
+
+    The outputs may be the inputs themselves: entry j is written after entry
+    i >= j has been read, so the walk compacts in place."""
     mask = (np.uint64(1) << bits) - np.uint64(1)
     j = -1
+    prev = np.uint64(0)
     for i in range(sorted_keys.shape[0]):
         k = sorted_keys[i]
         x = sorted_w[i]
@@ -231,29 +235,33 @@ def dedup_sorted_weighted(sorted_keys, sorted_w, bits, keys_out, w_out, loop_w):
         if lo == (k >> bits):
             if x > loop_w[lo]:
                 loop_w[lo] = x
-        elif i == 0 or k != sorted_keys[i - 1]:
+        elif j < 0 or k != prev:
             j += 1
             keys_out[j] = k
             w_out[j] = x
         elif x > w_out[j]:
             w_out[j] = x
+        prev = k
     return j + 1
 
 
 @njit(cache=True, nogil=True)
 def distinct_sorted_pairs(sorted_keys, bits, keys_out, loop_w):
     """Unweighted :func:`dedup_sorted_weighted`: distinct non-loop keys, and 1
-    in ``loop_w`` for every vertex with a loop.  Returns the count."""
+    in ``loop_w`` for every vertex with a loop.  Returns the count.  In place
+    allowed."""
     mask = (np.uint64(1) << bits) - np.uint64(1)
     j = 0
+    prev = np.uint64(0)
     for i in range(sorted_keys.shape[0]):
         k = sorted_keys[i]
         lo = k & mask
         if lo == (k >> bits):
             loop_w[lo] = 1
-        elif i == 0 or k != sorted_keys[i - 1]:
+        elif j == 0 or k != prev:
             keys_out[j] = k
             j += 1
+        prev = k
     return j
 
 
@@ -331,16 +339,20 @@ def coarse_pair_keys(lo, hi, group, bits, keys_out):
 @njit(cache=True, nogil=True)
 def sum_sorted_weighted(sorted_keys, sorted_w, key_out, w_out):
     """The distinct keys of a sorted array and the summed weights of each
-    (weights already in key order).  Returns the count."""
+    (weights already in key order).  Returns the count.  In place allowed,
+    as :func:`dedup_sorted_weighted`."""
     j = -1
+    prev = np.uint64(0)
     for i in range(sorted_keys.shape[0]):
         k = sorted_keys[i]
-        if i == 0 or k != sorted_keys[i - 1]:
+        x = sorted_w[i]
+        if j < 0 or k != prev:
             j += 1
             key_out[j] = k
-            w_out[j] = sorted_w[i]
+            w_out[j] = x
         else:
-            w_out[j] += sorted_w[i]
+            w_out[j] += x
+        prev = k
     return j + 1
 
 

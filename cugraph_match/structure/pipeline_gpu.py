@@ -17,15 +17,18 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint64
 
+from .device import launch as on_stream
+
 THREADS = 256
 
 
-def launch(kernel, size: int, *args) -> None:
+def launch(kernel, size: int, xp, *args) -> None:
     """Run ``kernel`` with one thread per element of a ``size``-element range
-    (a small range gets one block of just enough warps)."""
+    (a small range gets one block of just enough warps), on CuPy's current
+    stream."""
     if size > 0:
         threads = min(THREADS, -(-size // 32) * 32)
-        kernel[-(-size // threads), threads](*args)
+        on_stream(kernel, -(-size // threads), threads, xp, *args)
 
 
 # --------------------------------------------------------------------------

@@ -46,6 +46,11 @@ def common_integer_ids(parts):
         return [p.astype(np.int64) for p in parts]
     if all(int(p.min()) >= 0 for p in parts if len(p) and p.dtype.kind == "i"):
         return [p.astype(np.uint64) for p in parts]
+    if any(type(p).__module__.startswith("cudf") for p in parts):
+        # cuDF has no column of Python ints: astype(object) would make strings,
+        # which order lexicographically
+        raise TypeError("vertex ids mix negative int64 values with uint64 values above "
+                        "2**63 - 1; no integer dtype holds both: cast the id columns to one")
     return [p.astype(object) for p in parts]
 
 
@@ -155,14 +160,14 @@ def _integer_xp(arrays, dtype, xp):
     if span <= max(DENSE_SLOTS_PER_ID * total, 2**16):
         marks = xp.zeros(span, dtype=np.uint8)
         for a in arrays:
-            dev.launch(dev.mark_present, int(a.shape[0]), a, shift, marks)
+            dev.launch(dev.mark_present, int(a.shape[0]), xp, a, shift, marks)
         code_of = xp.cumsum(marks, dtype=index_dtype(span + 1)) - 1
         labels = _shifted_back(xp.flatnonzero(marks), low, dtype)
         del marks
         codes = []
         for a in arrays:
             out = xp.empty(a.shape[0], dtype=index_dtype(span))
-            dev.launch(dev.lookup_codes, int(a.shape[0]), a, shift, code_of, out)
+            dev.launch(dev.lookup_codes, int(a.shape[0]), xp, a, shift, code_of, out)
             codes.append(out)
         return codes, labels
     joined = xp.concatenate(arrays)

@@ -44,6 +44,21 @@ def first_true(mask) -> int:
     return int(np.flatnonzero(np.asarray(values))[0])
 
 
+def not_numbers(series, integral: bool = False):
+    """Mask of the values of an object column that are not numbers (not
+    integers with ``integral``); booleans never count as numbers.
+
+    pandas object columns hold Python objects, checked one by one.  A cuDF
+    column of dtype object holds strings, none of them a number; its
+    ``map`` would compile the lambda as a UDF and fail on strings instead of
+    answering, so it is not used there.
+    """
+    if type(series).__module__.startswith("cudf"):
+        return series.notna()
+    kind = numbers.Integral if integral else numbers.Real
+    return ~series.map(lambda x: isinstance(x, kind) and not isinstance(x, bool)).astype(bool)
+
+
 def _describe_row(edges: EdgeInput, mask) -> str:
     return _describe_position(edges, first_true(mask))
 
@@ -76,7 +91,7 @@ def validate(edges: EdgeInput) -> None:
     w = frame[col]
     kind = getattr(w.dtype, "kind", None)
     if kind == "O":
-        bad = ~w.map(lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool))
+        bad = not_numbers(w)
         n_bad = int(bad.sum())
         if n_bad:
             raise TypeError(
