@@ -512,8 +512,7 @@ def _graph_initial(g: Graph, frame):
     """The caller's ``vertex | mate`` frame as an internal mate array on the host, checked."""
     lib = g.frame_lib
     if frame_library(frame) is not lib:  # one library for the id lookups
-        frame = frame.to_pandas() if hasattr(frame, "to_pandas") else lib.DataFrame(
-            {c: frame[c].to_numpy() for c in ("vertex", "mate")})
+        frame = frame.to_pandas() if lib is pd else lib.from_pandas(frame[["vertex", "mate"]])
     require_unique_ids(frame["vertex"], "initial")
     present = frame["mate"].notna()
     vertex = to_backend(internal_ids(g, frame["vertex"][present], "initial 'vertex'"), np)
