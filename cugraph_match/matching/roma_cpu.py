@@ -166,8 +166,7 @@ def dense_mate_weights(matrix, points, n, mate):
     return mw
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def scan_weight_matrix(matrix, tile):
+def _scan_weight_matrix(matrix, tile):
     """Off-diagonal entries that are NaN/inf, negative, or differ from their
     mirror, in one tiled pass (the diagonal is never read).
 
@@ -217,6 +216,18 @@ def scan_weight_matrix(matrix, tile):
             if first[ti, k] >= 0 and (earliest[k] < 0 or first[ti, k] < earliest[k]):
                 earliest[k] = first[ti, k]
     return total, earliest
+
+
+_scan_serial = njit(cache=True, nogil=True)(_scan_weight_matrix)
+_scan_parallel = njit(cache=True, nogil=True, parallel=True)(_scan_weight_matrix)
+#: Below this many entries a parallel region costs more than it saves.
+PARALLEL_ENTRIES = 1 << 22
+
+
+def scan_weight_matrix(matrix, tile=64):
+    """:func:`_scan_weight_matrix`, in parallel for large matrices."""
+    scan = _scan_parallel if matrix.size >= PARALLEL_ENTRIES else _scan_serial
+    return scan(matrix, tile)
 
 
 # -- sparse graphs: centred 2-augmentations ---------------------------------
