@@ -47,9 +47,9 @@ def _check_complete(matrix, result, info):
 
 
 @pytest.mark.parametrize("kind,n,threads,start", [
-    ("uniform", 10, 32, "pairs"),
-    ("ties", 9, 64, "greedy"),
-    ("exponential", 12, 128, "pairs"),
+    ("uniform", 10, 64, "pairs"),
+    ("ties", 7, 32, "greedy"),
+    ("exponential", 8, 128, "pairs"),
 ])
 def test_dense_kernel_valid_and_locally_optimal(kind, n, threads, start):
     matrix = _matrix(kind, n, seed=n)
@@ -94,7 +94,7 @@ def test_dense_phase_gives_up_on_held_locks():
     np.testing.assert_allclose(mw, matrix[np.arange(n), mate])
 
 
-def _small_graph(seed, n=14, m=26, ties=False):
+def _small_graph(seed, n=11, m=20, ties=False):
     rng = np.random.default_rng(seed)
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     weight = rng.integers(1, 4, m).astype(float) if ties else rng.random(m) + 0.1
