@@ -186,7 +186,7 @@ def test_complete_against_exact(kind):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(matrix=weight_matrices(max_n=9))
+@given(matrix=weight_matrices(max_n=13))
 def test_complete_greedy_start_is_suitor(matrix):
     """The dense greedy start equals Suitor on the same graph as an edge list
     (positive weights: a zero is an edge of the complete graph but not a
@@ -200,6 +200,13 @@ def test_complete_greedy_start_is_suitor(matrix):
     start = cm.roma_matching(matrix, initial="greedy", phases=0, backend="cpu")
     expected = frame_mates(cm.suitor_matching(edges, backend="cpu"), n)
     np.testing.assert_array_equal(frame_mates(start, n), expected)
+    # candidate lists shorter than a row: the refill path gives the same matching
+    from cugraph_match.matching.roma_cpu import dense_greedy
+
+    size = n + n % 2
+    for buffer in (1, 2):
+        mate = dense_greedy(matrix, np.zeros((0, 1)), n, size, buffer)[:n]
+        np.testing.assert_array_equal(np.where(mate >= n, -1, mate), expected)
 
 
 def test_complete_odd_n_and_start_frames():

@@ -125,33 +125,77 @@ def _heavier(w1, a1, b1, w2, a2, b2):
 
 
 @njit(cache=True, nogil=True)
-def dense_greedy(matrix, points, n, size):
+def _refill(matrix, points, n, u, size, suitor, held, cand_w, cand_z):
+    """u's best ``k`` acceptable vertices (those whose held offer u beats),
+    best first, in one pass over u's row; returns how many were found."""
+    k = cand_z.shape[1]
+    count = 0
+    for z in range(size):
+        if z == u:
+            continue
+        w = pair_weight(matrix, points, n, u, z)
+        s = suitor[z]
+        if s >= 0 and not _heavier(w, u, z, held[z], s, z):
+            continue  # z holds a better offer, now and for good
+        if count == k and not _heavier(w, u, z, cand_w[u, k - 1], u, cand_z[u, k - 1]):
+            continue
+        i = count if count < k else k - 1  # insert, dropping the last when full
+        while i > 0 and _heavier(w, u, z, cand_w[u, i - 1], u, cand_z[u, i - 1]):
+            cand_w[u, i] = cand_w[u, i - 1]
+            cand_z[u, i] = cand_z[u, i - 1]
+            i -= 1
+        cand_w[u, i] = w
+        cand_z[u, i] = z
+        if count < k:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def dense_greedy(matrix, points, n, size, buffer=64):
     """The greedy matching of the complete graph on ``size`` vertices (n real
-    ones plus the padding vertex when ``size > n``), by Suitor on the dense
-    rows: each proposal scans the proposer's whole row for the best vertex
-    whose held offer it beats.  Unique under the project's tie order."""
+    ones plus the padding vertex when ``size > n``), by Suitor.
+
+    A proposal goes to the proposer's best acceptable vertex (one whose held
+    offer it beats).  Offers only grow, so a vertex that refuses once
+    refuses for good: each vertex keeps its ``buffer`` best acceptable
+    vertices, best first, from one pass over its row, proposes down that
+    list skipping those that have since become unacceptable, and passes
+    over its row again only when the list runs out (rather than once per
+    proposal, or sorting every row).  Unique under the project's tie order.
+    """
+    k = max(1, min(buffer, size))
+    cand_w = np.empty((size, k))
+    cand_z = np.empty((size, k), dtype=np.int64)
+    filled = np.zeros(size, dtype=np.int64)  # entries of u's list
+    at = np.zeros(size, dtype=np.int64)  # u's next entry
     suitor = np.full(size, NO_VERTEX, dtype=np.int64)
     held = np.full(size, -np.inf)
     for start in range(size):
         u = start
         while u >= 0:
-            best_z = NO_VERTEX
-            best_w = -np.inf
-            for z in range(size):
-                if z == u:
-                    continue
-                w = pair_weight(matrix, points, n, u, z)
+            target = NO_VERTEX
+            w = 0.0
+            while target < 0:
+                if at[u] == filled[u]:
+                    if 0 < filled[u] < k and at[u] > 0:
+                        break  # the last pass found every acceptable vertex: none left
+                    filled[u] = _refill(matrix, points, n, u, size, suitor, held, cand_w,
+                                        cand_z)
+                    at[u] = 0
+                    if filled[u] == 0:
+                        break
+                z = cand_z[u, at[u]]
+                at[u] += 1
                 s = suitor[z]
-                if s >= 0 and not _heavier(w, u, z, held[z], s, z):
-                    continue  # z holds a better offer
-                if best_z < 0 or _heavier(w, u, z, best_w, u, best_z):
-                    best_z = z
-                    best_w = w
-            if best_z < 0:
-                break
-            displaced = suitor[best_z]
-            suitor[best_z] = u
-            held[best_z] = best_w
+                if s < 0 or _heavier(cand_w[u, at[u] - 1], u, z, held[z], s, z):
+                    target = z
+                    w = cand_w[u, at[u] - 1]
+            if target < 0:
+                break  # nobody accepts u (only when nobody is left)
+            displaced = suitor[target]
+            suitor[target] = u
+            held[target] = w
             u = displaced
     return suitor
 
