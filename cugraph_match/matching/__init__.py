@@ -1,5 +1,5 @@
 """Matchings and what is built on them: Suitor, locally-dominant, b-Suitor,
-handshake maximal matching, coarsening, and the checks of a matching.  Each
+ROMA local search, handshake maximal matching, coarsening, and the checks of a matching.  Each
 algorithm's public function sits beside its CPU (``*_cpu``) and GPU
 (``*_gpu``) kernels."""
 
@@ -8,7 +8,9 @@ from .coarsen import coarsen, coarsen_hierarchy
 from .locally_dominant import locally_dominant_matching
 from .maximal import maximal_matching
 from .properties import is_matching, matching_weight
+from .roma import RomaInfo, roma_matching
 from .suitor import suitor_matching
 
 __all__ = ["b_suitor_matching", "coarsen", "coarsen_hierarchy", "is_matching",
-           "locally_dominant_matching", "matching_weight", "maximal_matching", "suitor_matching"]
+           "locally_dominant_matching", "matching_weight", "maximal_matching", "RomaInfo",
+           "roma_matching", "suitor_matching"]
