@@ -41,6 +41,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
+from ..structure.device import launch
 from .suitor_gpu import FULL_MASK, WARP
 
 FLIPS, ATTEMPTS = 0, 1  # slots of the counters array
@@ -489,6 +490,16 @@ def sparse_phase_kernel(offsets, indices, weights, mate, mw, locks, threshold, c
 
 
 # -- host drivers ---------------------------------------------------------------
+# Every launch goes through structure.device.launch: on CuPy's current stream,
+# so the counters read back below are read after the kernel, in a user's stream.
+
+
+def _xp_of(array):
+    if type(array).__module__.startswith("cupy"):
+        import cupy
+
+        return cupy
+    return np
 
 
 def dense_greedy_gpu(matrix, points, n, size, xp, threads_per_block):
@@ -499,8 +510,9 @@ def dense_greedy_gpu(matrix, points, n, size, xp, threads_per_block):
     counters = xp.zeros(1, dtype=np.int64)
     while True:
         counters[:] = 0
-        dense_candidates_kernel[size, threads_per_block](matrix, points, n, mate, candidate)
-        dense_match_kernel[-(-size // 128), 128](candidate, mate, counters)
+        launch(dense_candidates_kernel, size, threads_per_block, xp, matrix, points, n, mate,
+               candidate)
+        launch(dense_match_kernel, -(-size // 128), 128, xp, candidate, mate, counters)
         if int(counters[0]) == 0:
             return mate
 
@@ -513,8 +525,8 @@ def phase_counts(counters):
 def dense_phase_gpu(matrix, points, n, mate, mw, locks, threshold, counters, threads_per_block):
     """One parallel phase; returns (flips, attempts)."""
     counters[:] = 0
-    dense_phase_kernel[mate.shape[0], threads_per_block](matrix, points, n, mate, mw, locks,
-                                                         float(threshold), counters)
+    launch(dense_phase_kernel, mate.shape[0], threads_per_block, _xp_of(mate), matrix, points, n,
+           mate, mw, locks, float(threshold), counters)
     return phase_counts(counters)
 
 
@@ -525,6 +537,6 @@ def sparse_phase_gpu(offsets, indices, weights, mate, mw, locks, threshold, coun
     n = mate.shape[0]
     warps_per_block = threads_per_block // WARP
     blocks = max(1, -(-n // warps_per_block))
-    sparse_phase_kernel[blocks, threads_per_block](offsets, indices, weights, mate, mw, locks,
-                                                   float(threshold), counters)
+    launch(sparse_phase_kernel, blocks, threads_per_block, _xp_of(mate), offsets, indices,
+           weights, mate, mw, locks, float(threshold), counters)
     return phase_counts(counters)
