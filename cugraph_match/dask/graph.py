@@ -18,7 +18,6 @@ reads every input partition where it lies:
 
 from __future__ import annotations
 
-import itertools
 import logging
 import uuid
 import weakref
@@ -156,24 +155,25 @@ class DistributedGraph:
                           self.device_frames, self._what, *[row[k] for row in pieces],
                           workers=[address], pure=False)
             for k, address in enumerate(self.workers)])
-        where = client.who_has(list(itertools.chain.from_iterable(pieces)))
+        # a piece moved when it was cut on another worker than the one it was for
+        where = client.who_has(splits)
         sizes = client.gather(sizes)
         moved = 0
-        for i, row in enumerate(pieces):
-            for k, fut in enumerate(row):
-                if self.workers[k] not in where.get(fut.key, ()):
+        for i, split in enumerate(splits):
+            for k in range(p):
+                if self.workers[k] not in where.get(split.key, ()):
                     moved += sizes[i][k]
         del parts, splits, pieces
         self.parts = infos
         self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
         cut_edges = sum(sum(i["cut"]) for i in infos) // 2
-        row_bytes = 2 * np.dtype(id_dtype or meta[self.source].dtype).itemsize + \
-            (meta[self.weight].dtype.itemsize if self.weighted else 0)
+        rows = sum(s["rows"] for s in summaries)
+        row_bytes = sum(s.get("bytes", 0) for s in summaries) / max(rows, 1)
         self.stats = {
-            "rows": sum(s["rows"] for s in summaries), "workers": p,
+            "rows": rows, "workers": p,
             "vertices": int(self.offsets[-1]),
-            # every worker's rows hold its edges twice, cut edges included
-            "edges": sum(i["entries"] for i in infos) // 2 - cut_edges,
+            # a worker's rows hold its inner edges twice and its cut edges once
+            "edges": sum(i["entries"] for i in infos) // 2,
             "cut_edges": cut_edges, "cut_edge_bytes": int(cut_edges * row_bytes),
             "build_bytes_moved": int(moved),
             "owned": [i["owned"] for i in infos], "part_bytes": [i["nbytes"] for i in infos],

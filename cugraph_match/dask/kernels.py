@@ -12,7 +12,7 @@ the single-machine offer word ``key << 32 | proposer``.
 
 Workers name a cut edge by its place in the list of cut edges between the
 two of them, sorted by (max, min) id: both sides sort the same edges by the
-same order, so a message is one 32-bit word, ``place << 1 | kind``.
+same order, so a message is one 32-bit word, ``place << 2 | kind``.
 
 The superstep is b-Suitor (Khan et al.) with the owner of the proposed-to
 vertex deciding: a proposal to a ghost is sent to its owner and the proposer
@@ -31,6 +31,7 @@ _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
 PROPOSE = 0
 RELEASE = 1
+CLOSED = 2
 _REFUSED = -2
 _TAKEN_FREE = -1
 
@@ -112,49 +113,71 @@ def _emit(out, count, word):
 
 
 @njit(cache=True, nogil=True)
+def _send(out_w, out_m, n_out, k, place, kind):
+    out_w, _ = _emit(out_w, n_out, k)
+    out_m, n_out = _emit(out_m, n_out, np.uint32((place << 2) | kind))
+    return out_w, out_m, n_out
+
+
+@njit(cache=True, nogil=True)
 def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_of, me,
-              cut_start, cut_pair, cut_own, cut_ghost, cut_key, out_pending,
-              owed, in_worker, in_word):
+              cut_start, cut_pair, cut_own, cut_ghost, cut_key, out_pending, closed,
+              open_until, owed, closing, in_worker, in_word):
     """One superstep of distributed b-Suitor on this worker's part.
 
     ``owed`` lists owned vertices that owe a proposal (a vertex once per
-    proposal owed); ``in_worker[t]``/``in_word[t]`` are the incoming messages
-    (sender, ``place << 1 | kind``).  Returns the outgoing messages as
+    proposal owed), ``closing`` those of capacity 0 (first superstep only); ``in_worker[t]``/``in_word[t]`` are the incoming messages
+    (sender, ``place << 2 | kind``).  Returns the outgoing messages as
     ``(worker, word)`` arrays and the number of local proposals made.
-    State (``slots``, ``held``, ``next_edge``, ``out_pending``) is updated in
-    place.
+    State (``slots``, ``held``, ``next_edge``, ``out_pending``, ``closed``,
+    ``open_until``) is updated in place.
+
+    Besides proposals and releases, a worker tells the proposer's worker
+    when a cut edge has *closed*: its owned end is full and holds only
+    offers better than that edge, so any proposal along it would be refused
+    (offers only get better).  The proposer then skips it without asking.
+    A vertex's row is best first, so its closed entries are a suffix, and
+    ``open_until[v]`` walks back over it: each cut edge closes once, and the
+    notices cost at most one word per cut edge over the whole run.
     """
     stack = np.empty(max(owed.shape[0], 16), dtype=np.int64)
     top = 0
     for t in range(owed.shape[0]):
         stack, top = _emit(stack, top, owed[t])
+    changed = np.empty(16, dtype=np.int64)  # owned vertices whose weakest offer rose
+    n_changed = 0
+    for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
+        changed, n_changed = _emit(changed, n_changed, closing[t])
     out_w = np.empty(16, dtype=np.int64)
     out_m = np.empty(16, dtype=np.uint32)
     n_out = 0
-    n_out_m = 0
     for t in range(in_worker.shape[0]):
         k = in_worker[t]
-        place = np.int64(in_word[t] >> 1)
+        place = np.int64(in_word[t] >> 2)
+        kind = in_word[t] & 3
         c = cut_start[k] + place
-        if (in_word[t] & 1) == PROPOSE:
+        if kind == PROPOSE:
             g = cut_ghost[c]
             p = cut_own[c]
             word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
             r = _place(p, word, slot_start, slots, held)
             if r == _REFUSED:
-                out_w, n_out = _emit(out_w, n_out, k)
-                out_m, n_out_m = _emit(out_m, n_out_m, np.uint32((place << 1) | RELEASE))
-            elif r >= 0:
-                if owner_of[r] == me:
-                    stack, top = _emit(stack, top, r)
-                else:
-                    k2 = owner_of[r]
-                    place2 = _cut_place(cut_start, cut_pair, k2, r, p)
-                    out_w, n_out = _emit(out_w, n_out, k2)
-                    out_m, n_out_m = _emit(out_m, n_out_m, np.uint32((place2 << 1) | RELEASE))
-        else:
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+            else:
+                changed, n_changed = _emit(changed, n_changed, p)
+                if r >= 0:
+                    if owner_of[r] == me:
+                        stack, top = _emit(stack, top, r)
+                    else:
+                        k2 = owner_of[r]
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
+                                                    _cut_place(cut_start, cut_pair, k2, r, p),
+                                                    RELEASE)
+        elif kind == RELEASE:
             out_pending[c] = False
             stack, top = _emit(stack, top, cut_own[c])
+        else:
+            closed[c] = True
     proposals = 0
     while top > 0:
         top -= 1
@@ -166,9 +189,11 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             if owner_of[p] != me:  # a ghost: its owner decides
                 k = owner_of[p]
                 place = _cut_place(cut_start, cut_pair, k, u, p)
+                if closed[cut_start[k] + place]:
+                    j += 1
+                    continue
                 out_pending[cut_start[k] + place] = True
-                out_w, n_out = _emit(out_w, n_out, k)
-                out_m, n_out_m = _emit(out_m, n_out_m, np.uint32((place << 1) | PROPOSE))
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
                 j += 1
                 break
             proposals += 1
@@ -176,19 +201,38 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             r = _place(p, word, slot_start, slots, held)
             if r != _REFUSED:
                 j += 1
+                changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
                     if owner_of[r] == me:
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        place2 = _cut_place(cut_start, cut_pair, k2, r, p)
-                        out_w, n_out = _emit(out_w, n_out, k2)
-                        out_m, n_out_m = _emit(out_m, n_out_m,
-                                               np.uint32((place2 << 1) | RELEASE))
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
+                                                    _cut_place(cut_start, cut_pair, k2, r, p),
+                                                    RELEASE)
                 break
             j += 1
         next_edge[u] = j
-    return out_w[:n_out], out_m[:n_out_m], proposals
+    for t in range(n_changed):
+        v = changed[t]
+        base = slot_start[v]
+        cap = slot_start[v + 1] - base
+        if cap == 0:
+            weakest = np.uint32(0xFFFFFFFF)  # above every key
+        elif held[v] < cap:
+            continue
+        else:
+            weakest = np.uint32(slots[base] >> _SHIFT)
+        j = open_until[v]
+        while j > offsets[v] and keys[j - 1] < weakest:
+            j -= 1
+            x = indices[j]
+            if owner_of[x] != me:
+                k = owner_of[x]
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k,
+                                            _cut_place(cut_start, cut_pair, k, x, v), CLOSED)
+        open_until[v] = j
+    return out_w[:n_out], out_m[:n_out], proposals
 
 
 @njit(cache=True, nogil=True)

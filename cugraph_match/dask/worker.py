@@ -12,6 +12,7 @@ pure, so the scheduler neither moves nor de-duplicates them.
 from __future__ import annotations
 
 import resource
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,8 +57,11 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     summary: dict[str, Any] = {"rows": rows, "problems": problems}
     if problems or rows == 0:
         return summary
+    columns = [source, destination] + ([weight] if weight is not None else [])
+    summary["bytes"] = int(frame[columns].memory_usage(index=False, deep=True).sum())
     host = _host(frame[[source, destination]])
     ids = [host[source], host[destination]]
+    summary["types"] = _id_types(ids)  # the client refuses unorderable ids before sorting
     rng = np.random.default_rng(seed)
     take = rng.integers(0, 2 * rows, size=min(sample_size, 2 * rows))
     first = take < rows
@@ -66,15 +70,24 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     summary["sample"] = sample
     summary["bounds"] = [(int(c.min()), int(c.max())) if c.dtype.kind in "iu" else None
                          for c in ids]
-    summary["types"] = {}
-    for c in ids:
-        if c.dtype == object:
-            for value in c.drop_duplicates().head(64):  # a representative of each type
-                summary["types"].setdefault(type(value).__name__, value)
-            if len(summary["types"]) < 2 and c.map(type).nunique() > 1:
-                for value in c[c.map(type) != type(c.iloc[0])].head(1):
-                    summary["types"].setdefault(type(value).__name__, value)
     return summary
+
+
+def _id_types(columns) -> dict:
+    """One id of each Python type among the id columns (as the single-machine
+    path sees them once both columns are joined into one)."""
+    types: dict = {}
+    for column in columns:
+        if not len(column):
+            continue
+        if column.dtype == object:
+            kinds = column.map(type)
+            for kind in kinds.drop_duplicates():
+                types.setdefault(kind.__name__, column[kinds == kind].iloc[0])
+        else:
+            value = plain(column.iloc[0])
+            types.setdefault(type(value).__name__, value)
+    return types
 
 
 def owners(ids: pd.Series, boundaries) -> np.ndarray:
@@ -175,6 +188,7 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
     pair, key, own, ghost = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
                                                own_lo, own_hi)
+    pref = _owned_rows(pref, own_lo, own_hi)
     ghost_owner = owner_of[ghost]
     order = np.lexsort((pair, ghost_owner))
     cut_start = np.zeros(workers + 1, dtype=np.int64)
@@ -186,6 +200,16 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
             "label_dtype": labels.dtype}
+
+
+def _owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int) -> PreferenceCSR:
+    """The preference rows with the ghosts' rows emptied: rows are stored one
+    after another, so the owned ones are one slice.  Only owned rows are ever
+    read; a ghost row would hold a second copy of every cut edge."""
+    first, last = int(pref.offsets[own_lo]), int(pref.offsets[own_hi])
+    offsets = np.clip(pref.offsets - pref.offsets.dtype.type(first), 0, last - first)
+    return PreferenceCSR(offsets.astype(pref.offsets.dtype), pref.indices[first:last].copy(),
+                         pref.keys[first:last].copy(), pref.weight_of_key)
 
 
 def drop_part(gid: str) -> bool:
@@ -274,6 +298,11 @@ def start_run(gid: str) -> int:
     run["next_edge"] = pref.offsets[:-1].astype(np.int64)
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
+    run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
+    run["open_until"] = pref.offsets[1:].astype(np.int64)
+    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
+    run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
+                           (degree[part.own_lo:part.own_hi] > 0)]
     return int(run["owed"].shape[0])
 
 
@@ -288,19 +317,24 @@ def superstep(gid: str, *incoming) -> dict:
     words = [m for m in incoming if m is not None and m.shape[0]]
     in_worker = np.concatenate(senders) if senders else np.zeros(0, dtype=np.int64)
     in_word = np.concatenate(words) if words else np.zeros(0, dtype=np.uint32)
-    owed = run.pop("owed", np.zeros(0, dtype=np.int64))
+    started = time.perf_counter()
+    none = np.zeros(0, dtype=np.int64)
+    owed = run.pop("owed", none)
+    closing = run.pop("closing", none)
     pref = part.pref
     out_worker, out_word, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
         run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
-        part.cut_ghost, part.cut_key, run["out_pending"], owed, in_worker, in_word)
+        part.cut_ghost, part.cut_key, run["out_pending"], run["closed"], run["open_until"],
+        owed, closing, in_worker, in_word)
     order = np.argsort(out_worker, kind="stable")
     cuts = np.searchsorted(out_worker[order], np.arange(part.workers + 1))
     blocks = [out_word[order[cuts[k]:cuts[k + 1]]] if cuts[k + 1] > cuts[k] else None
               for k in range(part.workers)]
     return {"blocks": blocks, "sent": int(out_word.shape[0]),
             "bytes": [0 if b is None else int(b.nbytes) for b in blocks],
-            "received": int(in_word.shape[0]), "local_proposals": int(proposals)}
+            "received": int(in_word.shape[0]), "local_proposals": int(proposals),
+            "seconds": time.perf_counter() - started}
 
 
 def block(step: dict, k: int):
