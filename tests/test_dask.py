@@ -69,7 +69,7 @@ def singleton_parts(vertices):
     return pd.DataFrame({"vertex": ids, "community": np.arange(len(ids)) % 3})
 
 
-@settings(max_examples=10, deadline=None, phases=NO_SHRINK, suppress_health_check=[
+@settings(max_examples=8, deadline=None, phases=NO_SHRINK, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(edges=edge_frames(), partitions=st.sampled_from(PARTITIONS),
        b=st.sampled_from([0, 1, 2, 3, 1000]))
@@ -312,3 +312,17 @@ def test_result_is_partitioned_by_vertex_with_known_divisions(client):
     pieces = [result.get_partition(i).compute() for i in range(result.npartitions)]
     assert pieces[0]["vertex"].max() < pieces[1]["vertex"].min()
     assert all(p["vertex"].is_monotonic_increasing for p in pieces)
+
+
+def test_example_runs():
+    """examples/dask_matching.py runs (on pandas-backed Dask here) and finds
+    its distributed results equal to the single-machine ones."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "dask_matching.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.count("same as one machine: True") == 2
