@@ -179,22 +179,24 @@ def test_long_path_with_monotone_weights_is_the_worst_case(client):
 @needs_shared
 def test_worker_memory_stays_near_its_share(client):
     """A worker keeps only its own vertices' rows (a cut edge once, in its
-    owned end's row): each of two workers holds about half of what the
-    single-machine graph holds, plus a fixed cost per cut edge."""
+    owned end's row), so its rows are about half of the graph's whatever the
+    cut, and its part is linear in them plus a fixed cost per cut edge and
+    per ghost."""
     edges = weighted(SHARED_DATA / "graphs" / "wing.mtx", "random")
     whole = cm.Graph(edges, backend="cpu")
-    pref = whole.preference_csr()
-    single_bytes = sum(a.nbytes for a in (pref.offsets, pref.indices, pref.keys,
-                                          pref.weight_of_key)) + whole.labels.memory_usage()
     graph = cm.dask.DistributedGraph(dask_frame(edges, 4)[0])
     assert graph.num_edges == whole.num_edges
     assert graph.stats["cut_edges"] > 0.3 * graph.num_edges  # no locality to lean on
-    # half of the graph, plus the ghost bookkeeping: per cut edge its place
-    # (pair, ends, key: 28 B) and its ghost's id and owner (16 B)
-    share = graph.stats["part_bytes"]
-    cut = graph.stats["cut_edges"]
-    assert max(share) <= 0.55 * single_bytes + 48 * cut
-    assert max(share) <= 0.8 * sum(share)
+    # a worker's rows are its share: every edge at one of its vertices, once
+    stats = graph.stats
+    assert max(stats["row_entries"]) <= 0.6 * 2 * graph.num_edges
+    # and its part is linear in that share: per row entry the neighbour, the
+    # key and the cut edge (12 B); per cut edge its ends, key and pair (20 B);
+    # per local vertex its id, owner and row start (24 B); the weight table
+    for k, size in enumerate(stats["part_bytes"]):
+        assert size <= 12 * stats["row_entries"][k] + 20 * stats["cut_per_worker"][k] + \
+            24 * stats["local_vertices"][k] + stats["weight_table_bytes"][k] + 1024
+    assert max(stats["part_bytes"]) <= 0.6 * sum(stats["part_bytes"])
 
 
 def frame5(**columns):

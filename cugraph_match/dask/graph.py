@@ -177,6 +177,10 @@ class DistributedGraph:
             "cut_edges": cut_edges, "cut_edge_bytes": int(cut_edges * row_bytes),
             "build_bytes_moved": int(moved),
             "owned": [i["owned"] for i in infos], "part_bytes": [i["nbytes"] for i in infos],
+            "local_vertices": [i["local"] for i in infos],
+            "row_entries": [i["entries"] for i in infos],
+            "cut_per_worker": [sum(i["cut"]) for i in infos],
+            "weight_table_bytes": [i["table"] for i in infos],
         }
         log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers "
                  "(%s cut edges, %s bytes moved)", self.stats["vertices"], self.stats["edges"],

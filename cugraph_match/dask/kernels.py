@@ -38,9 +38,9 @@ _TAKEN_FREE = -1
 
 @njit(cache=True, nogil=True)
 def cut_entries(offsets, indices, keys, own_lo, own_hi):
-    """Every entry of an owned row whose neighbour is a ghost: (pair, key, own, ghost)
+    """Every entry of an owned row whose neighbour is a ghost: (pair, key, own, ghost, at)
     with ``pair = max << 32 | min`` in local ids.  Each cut edge appears once
-    (only one of its ends is owned here)."""
+    (only one of its ends is owned here); ``at`` is the entry's place in the rows."""
     count = 0
     for r in range(own_lo, own_hi):
         for j in range(offsets[r], offsets[r + 1]):
@@ -51,6 +51,7 @@ def cut_entries(offsets, indices, keys, own_lo, own_hi):
     key = np.empty(count, dtype=np.uint32)
     own = np.empty(count, dtype=np.int64)
     ghost = np.empty(count, dtype=np.int64)
+    at = np.empty(count, dtype=np.int64)
     t = 0
     for r in range(own_lo, own_hi):
         for j in range(offsets[r], offsets[r + 1]):
@@ -62,8 +63,9 @@ def cut_entries(offsets, indices, keys, own_lo, own_hi):
                 key[t] = keys[j]
                 own[t] = r
                 ghost[t] = x
+                at[t] = j
                 t += 1
-    return pair, key, own, ghost
+    return pair, key, own, ghost, at
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -85,7 +87,7 @@ def _place(p, word, slot_start, slots, held):
     return np.int64(_REFUSED)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _cut_place(cut_start, cut_pair, k, a, b):
     """Place of cut edge (a, b) in the list shared with worker k."""
     hi = max(a, b)
@@ -102,7 +104,7 @@ def _cut_place(cut_start, cut_pair, k, a, b):
     return start - cut_start[k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _emit(out, count, word):
     if count == out.shape[0]:
         bigger = np.empty(2 * out.shape[0] + 16, dtype=out.dtype)
@@ -112,17 +114,19 @@ def _emit(out, count, word):
     return out, count + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _send(out_w, out_m, n_out, k, place, kind):
-    out_w, _ = _emit(out_w, n_out, k)
-    out_m, n_out = _emit(out_m, n_out, np.uint32((place << 2) | kind))
-    return out_w, out_m, n_out
+    """Append a message; the buffers hold 3 words per cut edge, the most a
+    worker ever sends (see :func:`superstep`), so they never grow."""
+    out_w[n_out] = k
+    out_m[n_out] = np.uint32((place << 2) | kind)
+    return n_out + 1
 
 
 @njit(cache=True, nogil=True)
 def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_of, me,
-              cut_start, cut_pair, cut_own, cut_ghost, cut_key, out_pending, closed,
-              open_until, owed, closing, in_worker, in_word):
+              cut_start, cut_pair, cut_own, cut_ghost, cut_key, entry_cut, out_pending, closed,
+              open_until, owed, closing, in_worker, in_word, out_w, out_m):
     """One superstep of distributed b-Suitor on this worker's part.
 
     ``owed`` lists owned vertices that owe a proposal (a vertex once per
@@ -148,8 +152,6 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     n_changed = 0
     for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
         changed, n_changed = _emit(changed, n_changed, closing[t])
-    out_w = np.empty(16, dtype=np.int64)
-    out_m = np.empty(16, dtype=np.uint32)
     n_out = 0
     for t in range(in_worker.shape[0]):
         k = in_worker[t]
@@ -162,7 +164,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
             r = _place(p, word, slot_start, slots, held)
             if r == _REFUSED:
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+                n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
             else:
                 changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
@@ -170,7 +172,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
+                        n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
         elif kind == RELEASE:
@@ -188,12 +190,13 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             p = indices[j]
             if owner_of[p] != me:  # a ghost: its owner decides
                 k = owner_of[p]
-                place = _cut_place(cut_start, cut_pair, k, u, p)
-                if closed[cut_start[k] + place]:
+                c = entry_cut[j]
+                place = c - cut_start[k]
+                if closed[c]:
                     j += 1
                     continue
-                out_pending[cut_start[k] + place] = True
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
+                out_pending[c] = True
+                n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
                 j += 1
                 break
             proposals += 1
@@ -207,7 +210,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
+                        n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
                 break
@@ -229,8 +232,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             x = indices[j]
             if owner_of[x] != me:
                 k = owner_of[x]
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k,
-                                            _cut_place(cut_start, cut_pair, k, x, v), CLOSED)
+                n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
         open_until[v] = j
     return out_w[:n_out], out_m[:n_out], proposals
 

@@ -154,6 +154,7 @@ class LocalPart:
     cut_own: np.ndarray
     cut_ghost: np.ndarray
     cut_key: np.ndarray
+    entry_cut: np.ndarray  # the cut edge of each row entry, -1 inside the part
     weighted: bool
     device_frames: bool
     run: dict = field(default_factory=dict)
@@ -161,7 +162,8 @@ class LocalPart:
 
     def nbytes(self) -> int:
         arrays = [self.owner_of, self.pref.offsets, self.pref.indices, self.pref.keys,
-                  self.cut_start, self.cut_pair, self.cut_own, self.cut_ghost, self.cut_key]
+                  self.cut_start, self.cut_pair, self.cut_own, self.cut_ghost, self.cut_key,
+                  self.entry_cut]
         if self.pref.weight_of_key is not None:
             arrays.append(self.pref.weight_of_key)
         if self.loop is not None:
@@ -183,21 +185,28 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     pref = preference_csr(edges, np)
     loop = edges.loop
     del edges
-    owner_of = owners(labels, boundaries) if workers > 1 else np.zeros(n, dtype=np.int64)
+    ids = np.int32 if n < 2**31 else np.int64
+    owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
-    pair, key, own, ghost = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
-                                               own_lo, own_hi)
+    pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
+                                                   own_lo, own_hi)
+    first = int(pref.offsets[own_lo])
     pref = _owned_rows(pref, own_lo, own_hi)
     ghost_owner = owner_of[ghost]
     order = np.lexsort((pair, ghost_owner))
+    entry_cut = np.full(pref.indices.shape[0], -1,
+                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
+    entry_cut[at[order] - first] = np.arange(order.shape[0])
     cut_start = np.zeros(workers + 1, dtype=np.int64)
     cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
     part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
-                     pair[order], own[order], ghost[order], key[order], weighted,
+                     pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
+                     entry_cut, weighted,
                      device_frames)
     PARTS[gid] = part
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
+            "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
             "label_dtype": labels.dtype}
 
@@ -299,6 +308,8 @@ def start_run(gid: str) -> int:
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
     run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
+    run["out_worker"] = np.empty(3 * part.cut_own.shape[0], dtype=np.int64)
+    run["out_word"] = np.empty(3 * part.cut_own.shape[0], dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
     owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
     run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
@@ -325,8 +336,9 @@ def superstep(gid: str, *incoming) -> dict:
     out_worker, out_word, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
         run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
-        part.cut_ghost, part.cut_key, run["out_pending"], run["closed"], run["open_until"],
-        owed, closing, in_worker, in_word)
+        part.cut_ghost, part.cut_key, part.entry_cut, run["out_pending"], run["closed"],
+        run["open_until"],
+        owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
     order = np.argsort(out_worker, kind="stable")
     cuts = np.searchsorted(out_worker[order], np.arange(part.workers + 1))
     blocks = [out_word[order[cuts[k]:cuts[k + 1]]] if cuts[k + 1] > cuts[k] else None
