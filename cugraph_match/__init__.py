@@ -5,7 +5,7 @@ plumbing), ``matching``, ``community`` and ``marriage`` (one folder per
 family, each algorithm beside its kernels) and ``datasets``.
 """
 
-from . import datasets
+from . import dask, datasets
 from .community import louvain, modularity
 from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marriage,
                        stable_marriage_master_lists)
@@ -22,6 +22,7 @@ __all__ = [
     "blocking_pairs",
     "coarsen",
     "coarsen_hierarchy",
+    "dask",
     "datasets",
     "gpu_available",
     "is_matching",

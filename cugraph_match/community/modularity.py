@@ -8,8 +8,9 @@ import numpy as np
 
 from ..structure.backend import to_backend
 from ..structure.edges import WeightedGraph
-from ..structure.graph import Graph, as_graph, internal_ids, require_undirected
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
+                               require_undirected)
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
 from ..structure.validation import plain, require_unique_ids, require_vertex_frame
 
 
@@ -53,6 +54,10 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
     >>> round(cm.modularity(two_triangles, parts), 6)
     0.357143
     """
+    if is_distributed_input(graph):
+        from ..dask.modularity import modularity_dask
+
+        return modularity_dask(graph, partition, resolution, source, destination, weight)
     require_undirected(graph, symmetrize, "modularity")
     _check_resolution(resolution)
     prepared = as_graph(graph, source, destination, weight,
@@ -78,13 +83,7 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
 
 def community_codes(graph: Graph, partition):
     """The ``vertex | community`` frame as community codes per internal vertex."""
-    require_vertex_frame(partition, ("vertex", "community"), "partition")
-    nulls = partition["community"].isna()
-    if int(nulls.sum()):
-        first = partition["vertex"][nulls].iloc[0]
-        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
-                         f"first is {plain(first)!r}")
-    require_unique_ids(partition["vertex"], "partition")
+    check_partition_values(partition)
     xp = graph.backend.xp
     vertex = internal_ids(graph, partition["vertex"], "partition column 'vertex'")
     n = len(graph.labels)
@@ -92,13 +91,25 @@ def community_codes(graph: Graph, partition):
         given = np.zeros(n, dtype=bool)
         given[to_backend(vertex, np)] = True
         lacking = int(np.flatnonzero(~given)[0])
-        raise ValueError(f"partition: {n - len(partition)} vertex/vertices of the graph have no "
-                         f"community; first is {plain(graph.labels.iloc[lacking])!r}")
+        raise lacking_ids_error("partition", n - len(partition), graph.labels.iloc[lacking],
+                                "community")
     codes, _ = graph.frame_lib.factorize(partition["community"])
     community = xp.empty(n, dtype=np.int64)
     community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,
                                    xp).astype(np.int64)
     return community
+
+
+def check_partition_values(partition) -> None:
+    """The checks of a partition that need no graph: its columns, null
+    communities, repeated vertices."""
+    require_vertex_frame(partition, ("vertex", "community"), "partition")
+    nulls = partition["community"].isna()
+    if int(nulls.sum()):
+        first = partition["vertex"][nulls].iloc[0]
+        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
+                         f"first is {plain(first)!r}")
+    require_unique_ids(partition["vertex"], "partition")
 
 
 def _check_resolution(resolution) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..structure.device import check_threads_per_block
-from ..structure.graph import Graph, as_graph, internal_ids
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from ..structure.output import pairs_frame
 from ..structure.backend import to_backend
 from ..structure.validation import (first_true, not_numbers, plain, require_unique_ids,
@@ -18,7 +18,8 @@ from ..structure.validation import (first_true, not_numbers, plain, require_uniq
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
                       weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                      threads_per_block: int = 128, heap_above: int = 32):
+                      threads_per_block: int = 128, heap_above: int = 32,
+                      return_stats: bool = False):
     """Greedy weighted b-matching computed by b-Suitor, on the GPU or the CPU.
 
     Every vertex v may be matched to at most ``b(v)`` neighbours.  Each
@@ -53,6 +54,9 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         On the GPU, a vertex whose capacity exceeds this keeps its offers in
         a min-heap under a per-vertex lock; smaller capacities use lock-free
         slots that a proposal scans.  Neither setting changes the result.
+    return_stats : bool
+        Dask input only: also return the run's figures (supersteps, messages
+        and bytes moved per superstep, the build's cut edges and bytes).
 
     Returns
     -------
@@ -82,6 +86,11 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     if isinstance(heap_above, bool) or not isinstance(heap_above, numbers.Integral) \
             or heap_above < 0:
         raise ValueError(f"heap_above must be a non-negative int, got {heap_above!r}")
+    if is_distributed_input(graph):
+        from ..dask.matching import b_matching_dask
+
+        return b_matching_dask(graph, b, source, destination, weight, backend, return_stats)
+    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend)
     cap = capacities(g, graph, b)
     lo, hi, key = b_suitor_pairs(g, cap, threads_per_block=threads_per_block,
@@ -168,6 +177,23 @@ def _node_attribute(graph, name):
 def _capacity_array(pg: Graph, vertices, values, what: str):
     xp = pg.backend.xp
     n = pg.num_vertices
+    values = capacity_values(vertices, values, what)
+    ids = internal_ids(pg, vertices, what)
+    given = xp.zeros(n, dtype=bool)
+    given[ids] = True
+    if not bool(given.all()):
+        lacking = np.flatnonzero(~to_backend(given, np))
+        raise lacking_ids_error(what, len(lacking), pg.labels.iloc[int(lacking[0])], "capacity")
+    cap = xp.zeros(n, dtype=np.int64)
+    raw = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
+        else to_backend(values.to_numpy(), xp)
+    cap[ids] = raw.astype(np.int64)
+    return cap
+
+
+def capacity_values(vertices, values, what: str):
+    """The checks of per-vertex capacities that need no graph (nulls, types,
+    signs, repeated vertices); returns the values as integers."""
     nulls = values.isna()
     if int(nulls.sum()):
         first = vertices.reset_index(drop=True)[first_true(nulls)]
@@ -195,17 +221,4 @@ def _capacity_array(pg: Graph, vertices, values, what: str):
         raise ValueError(f"{what}: {int(negative.sum())} negative capacity value(s); first is "
                          f"for vertex {plain(first)!r}")
     require_unique_ids(vertices.reset_index(drop=True), what)
-    ids = internal_ids(pg, vertices, what)
-    given = xp.zeros(n, dtype=bool)
-    given[ids] = True
-    if not bool(given.all()):
-        lacking = np.flatnonzero(~to_backend(given, np))
-        first = pg.labels.iloc[int(lacking[0])]
-        raise ValueError(f"{what}: {len(lacking)} vertex/vertices of the graph have no "
-                         f"capacity; first is {plain(first)!r}")
-    cap = xp.zeros(n, dtype=np.int64)
-    raw = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
-        else to_backend(values.to_numpy(), xp)
-    cap[ids] = raw.astype(np.int64)
-    return cap
-
+    return values

@@ -6,13 +6,13 @@ from typing import Any
 
 from ..structure.device import check_threads_per_block
 from ..structure.graph import as_graph
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from .mates import mates_frame
 
 
 def locally_dominant_matching(graph: Any, source: str = "src", destination: str = "dst",
                               weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                              threads_per_block: int = 128):
+                              threads_per_block: int = 128, return_stats: bool = False):
     """Greedy weighted matching computed in bulk-synchronous locally-dominant rounds.
 
     Every unmatched vertex points at its heaviest unmatched neighbour; mutual
@@ -27,6 +27,9 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
         As in :func:`suitor_matching` (a :class:`~cugraph_match.Graph` too).
     threads_per_block : int
         GPU launch configuration; it never changes the result.
+    return_stats : bool
+        Dask input only: also return the run's figures (supersteps, messages
+        and bytes moved per superstep, the build's cut edges and bytes).
 
     Returns
     -------
@@ -42,6 +45,11 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     ['b', 'a', 'd', 'c']
     """
     check_threads_per_block(threads_per_block, whole_warps=True)
+    if is_distributed_input(graph):
+        from ..dask.matching import matching_dask
+
+        return matching_dask(graph, source, destination, weight, backend, return_stats)
+    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend)
     pref = g.preference_csr()
     # Rows arrive in preference order, so the kernels need no weight keys.

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.graph import Graph, as_graph
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from .mates import mates_frame, mates_from_offers, mates_from_offers_cpu, weights_of_keys
 
 
@@ -30,7 +30,8 @@ def check_launch(vertices_per_warp, threads_per_block) -> None:
 
 def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
                     weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                    vertices_per_warp: int = 8, threads_per_block: int = 128):
+                    vertices_per_warp: int = 8, threads_per_block: int = 128,
+                    return_stats: bool = False):
     """Greedy weighted matching computed by Suitor, on the GPU or the CPU.
 
     Every vertex proposes to the heaviest neighbour whose current offer it
@@ -55,6 +56,9 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     vertices_per_warp, threads_per_block : int
         GPU launch configuration (the paper found 8 vertices per warp best).
         They change the speed, never the result.
+    return_stats : bool
+        Dask input only: also return the run's figures (supersteps, messages
+        and bytes moved per superstep, the build's cut edges and bytes).
 
     Returns
     -------
@@ -84,6 +88,11 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     3       3  <NA>    <NA>
     """
     check_launch(vertices_per_warp, threads_per_block)
+    if is_distributed_input(graph):
+        from ..dask.matching import matching_dask
+
+        return matching_dask(graph, source, destination, weight, backend, return_stats)
+    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend)
     mate, keys = suitor_mates(g, vertices_per_warp=vertices_per_warp,
                               threads_per_block=threads_per_block)

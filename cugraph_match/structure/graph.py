@@ -274,10 +274,20 @@ def internal_ids(graph: Graph, ids, what: str):
     same = to_backend(_as_array(found == given), np).astype(bool)
     if n == 0 or not same.all():
         bad = np.flatnonzero(~same) if n else np.arange(len(ids))
-        first = given.iloc[int(bad[0])]
-        raise ValueError(f"{what}: {len(bad)} id(s) are not vertices of the graph; "
-                         f"first is {plain(first)!r}")
+        raise unknown_ids_error(what, len(bad), given.iloc[int(bad[0])])
     return to_backend(clipped, graph.backend.xp)
+
+
+def unknown_ids_error(what: str, count: int, first) -> ValueError:
+    """``count`` ids given for ``what`` are not vertices of the graph."""
+    return ValueError(f"{what}: {count} id(s) are not vertices of the graph; "
+                      f"first is {plain(first)!r}")
+
+
+def lacking_ids_error(what: str, count: int, first, thing: str) -> ValueError:
+    """``count`` vertices of the graph have no ``thing`` (capacity, community) in ``what``."""
+    return ValueError(f"{what}: {count} vertex/vertices of the graph have no {thing}; "
+                      f"first is {plain(first)!r}")
 
 
 def _as_array(values):

@@ -125,9 +125,37 @@ def _from_scipy(obj, source, destination, weight) -> EdgeInput | None:
     return EdgeInput(pd, frame, "src", "dst", "weight", extra)
 
 
-# New input kinds (a Dask-cuDF frame, say) are one more adapter here; the
-# algorithms only ever see a PreparedGraph.
+def is_distributed_input(obj: Any) -> bool:
+    """A Dask or Dask-cuDF collection, or a ``cugraph_match.dask.DistributedGraph``
+    (told by module name, so that dask is never imported to ask)."""
+    module = type(obj).__module__
+    return module.startswith(("dask.", "dask_cudf", "cugraph_match.dask"))
+
+
+DISTRIBUTED_FUNCTIONS = ("suitor_matching", "locally_dominant_matching", "b_suitor_matching",
+                         "modularity")
+
+
+def _from_dask(obj, source, destination, weight) -> EdgeInput | None:
+    """Dask edge lists take the distributed path (``cugraph_match.dask``) at the
+    top of the functions that have one; any other function gets here."""
+    if not is_distributed_input(obj):
+        return None
+    raise TypeError(f"a Dask input is taken by {', '.join(DISTRIBUTED_FUNCTIONS)} (computed "
+                    f"across the workers); for other functions call .compute() on the edge "
+                    f"list first")
+
+
+def refuse_stats(return_stats: bool) -> None:
+    """``return_stats`` reports a distributed run; single-machine calls have none."""
+    if return_stats:
+        raise ValueError("return_stats=True reports a distributed run: it is for Dask inputs")
+
+
+# New input kinds are one more adapter here; the algorithms only ever see a
+# Graph.  Dask frames are recognised first and routed to the distributed path.
 INPUT_ADAPTERS: list[Callable[..., EdgeInput | None]] = [
+    _from_dask,
     _from_dataframe,
     _from_cugraph,
     _from_networkx,
@@ -143,8 +171,8 @@ def read_input(graph: Any, source: str = "src", destination: str = "dst",
         if found is not None:
             return found
     raise TypeError(
-        "expected a cuDF or pandas edge-list DataFrame, a cugraph.Graph, a networkx.Graph "
-        f"or a SciPy sparse matrix, got {type(graph).__module__}.{type(graph).__name__}"
+        "expected a cuDF or pandas edge-list DataFrame, a cugraph.Graph, a networkx.Graph, "
+        f"a SciPy sparse matrix or a Dask DataFrame, got {type(graph).__module__}.{type(graph).__name__}"
     )
 
 

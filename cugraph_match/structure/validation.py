@@ -70,11 +70,39 @@ def _numpy_column(series) -> np.ndarray | None:
     return None
 
 
-def validate(edges: EdgeInput) -> None:
-    """Raise a ValueError/TypeError naming the column, the count and the first bad row."""
+# What each per-row check reports: the exception and the message, filled with
+# the column, the number of bad rows and the first one.  The distributed path
+# (``cugraph_match.dask``) counts the same checks partition by partition and
+# raises through :func:`bad_rows_error`, so both paths say the same thing.
+BAD_ROW_MESSAGES = {
+    "null_id": (ValueError, "column {col!r} has {count} null vertex id(s); first is {row}"),
+    "non_numeric": (TypeError, "weight column {col!r} has {count} non-numeric value(s); "
+                               "first is {row}"),
+    "nan": (ValueError, "weight column {col!r} has {count} null/NaN value(s); first is {row}"),
+    "infinite": (ValueError, "weight column {col!r} has {count} infinite value(s); "
+                             "first is {row}"),
+    "non_positive": (ValueError, "weight column {col!r} has {count} zero or negative value(s) "
+                                 "(weights must be positive); first is {row}"),
+}
+EMPTY_MESSAGE = "the edge list is empty: there is no vertex to match"
+
+
+def bad_rows_error(kind: str, col: str, count: int, row: str) -> Exception:
+    """The exception :func:`validate` raises for ``count`` bad rows of one check."""
+    error, template = BAD_ROW_MESSAGES[kind]
+    return error(template.format(col=col, count=count, row=row))
+
+
+def weight_dtype_error(col: str, dtype) -> TypeError:
+    return TypeError(f"weight column {col!r} must be numeric (integer or float), got dtype {dtype}")
+
+
+def edge_problems(edges: EdgeInput):
+    """The checks of :func:`validate` in order, lazily: yields ``(kind, column,
+    count, first bad row)`` for every check with bad rows, and
+    ``("dtype", column, 0, dtype)`` for a weight column that is not numeric
+    (after which nothing more is checked)."""
     frame = edges.frame
-    if len(frame) == 0 and (edges.extra_vertices is None or len(edges.extra_vertices) == 0):
-        raise ValueError("the edge list is empty: there is no vertex to match")
     for col in (edges.source, edges.destination):
         values = _numpy_column(frame[col])
         if values is not None and values.dtype.kind in "iu":
@@ -82,9 +110,7 @@ def validate(edges: EdgeInput) -> None:
         nulls = frame[col].isna()
         n_bad = int(nulls.sum())
         if n_bad:
-            raise ValueError(
-                f"column {col!r} has {n_bad} null vertex id(s); first is {_describe_row(edges, nulls)}"
-            )
+            yield "null_id", col, n_bad, _describe_row(edges, nulls)
     if edges.weight is None:
         return
     col = edges.weight
@@ -94,57 +120,56 @@ def validate(edges: EdgeInput) -> None:
         bad = not_numbers(w)
         n_bad = int(bad.sum())
         if n_bad:
-            raise TypeError(
-                f"weight column {col!r} has {n_bad} non-numeric value(s); first is "
-                f"{_describe_row(edges, bad)}"
-            )
+            yield "non_numeric", col, n_bad, _describe_row(edges, bad)
     if kind not in ("i", "u", "f"):
-        raise TypeError(
-            f"weight column {col!r} must be numeric (integer or float), got dtype {w.dtype}"
-        )
+        yield "dtype", col, 0, w.dtype
+        return
     values = _numpy_column(w)
     if values is not None:
-        _validate_numpy_weights(edges, col, values)
+        yield from _numpy_weight_problems(edges, col, values)
         return
     nulls = w.isna()
     n_bad = int(nulls.sum())
     if n_bad:
-        raise ValueError(
-            f"weight column {col!r} has {n_bad} null/NaN value(s); first is {_describe_row(edges, nulls)}"
-        )
+        yield "nan", col, n_bad, _describe_row(edges, nulls)
     if kind == "f":
         infinite = (w == np.inf) | (w == -np.inf)
         n_bad = int(infinite.sum())
         if n_bad:
-            raise ValueError(
-                f"weight column {col!r} has {n_bad} infinite value(s); first is "
-                f"{_describe_row(edges, infinite)}"
-            )
+            yield "infinite", col, n_bad, _describe_row(edges, infinite)
     non_positive = w <= 0
     n_bad = int(non_positive.sum())
     if n_bad:
-        raise ValueError(_non_positive(col, n_bad, _describe_row(edges, non_positive)))
+        yield "non_positive", col, n_bad, _describe_row(edges, non_positive)
 
 
-def _non_positive(col, count, row) -> str:
-    return (f"weight column {col!r} has {count} zero or negative value(s) (weights must be "
-            f"positive); first is {row}")
+def problem_error(kind: str, col: str, count: int, detail) -> Exception:
+    """The exception of one problem as :func:`edge_problems` yields it."""
+    if kind == "dtype":
+        return weight_dtype_error(col, detail)
+    return bad_rows_error(kind, col, count, detail)
 
 
-def _validate_numpy_weights(edges: EdgeInput, col: str, values: np.ndarray) -> None:
+def validate(edges: EdgeInput) -> None:
+    """Raise a ValueError/TypeError naming the column, the count and the first bad row."""
+    if len(edges.frame) == 0 and (edges.extra_vertices is None or len(edges.extra_vertices) == 0):
+        raise ValueError(EMPTY_MESSAGE)
+    for problem in edge_problems(edges):
+        raise problem_error(*problem)
+
+
+def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
     """One pass over a NumPy weight column (see the module notes)."""
     if values.dtype.kind == "f":
         nan, first_nan, inf, first_inf, nonpos, first_nonpos = host.scan_float_weights(values)
         if nan:
-            raise ValueError(f"weight column {col!r} has {nan} null/NaN value(s); first is "
-                             f"{_describe_position(edges, first_nan)}")
+            yield "nan", col, nan, _describe_position(edges, first_nan)
         if inf:
-            raise ValueError(f"weight column {col!r} has {inf} infinite value(s); first is "
-                             f"{_describe_position(edges, first_inf)}")
+            yield "infinite", col, inf, _describe_position(edges, first_inf)
     else:
         nonpos, first_nonpos = host.scan_integer_weights(values)
     if nonpos:
-        raise ValueError(_non_positive(col, nonpos, _describe_position(edges, first_nonpos)))
+        yield "non_positive", col, nonpos, _describe_position(edges, first_nonpos)
 
 
 def require_vertex_frame(frame, columns, what: str) -> None:

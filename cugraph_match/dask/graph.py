@@ -1,0 +1,309 @@
+"""The distributed graph: a Dask edge list split by vertex across workers.
+
+Each worker owns a range of the caller's vertex ids (chosen from a sample
+of endpoints so that the ranges hold about equal numbers of edge ends) and
+keeps, in its own process, the rows of its vertices with the ghost ends of
+its cut edges (:class:`~cugraph_match.dask.worker.LocalPart`).  The build
+reads every input partition where it lies:
+
+1. a summary per partition: validation counts and first bad rows (the
+   single-machine checks, so the errors are the same), a sample of ids;
+2. every row sent to the owners of its ends (one shuffle, worker to
+   worker);
+3. on each worker, the single-machine pipeline on its rows: renumbering
+   in sorted id order, the undirected edge set (duplicates keep the
+   largest weight, self-loops apart), preference rows; then its cut edges
+   sorted, so that two workers name a shared cut edge by one index.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+import weakref
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..structure.inputs import DEFAULT_WEIGHT, _from_dataframe, frame_library
+from ..structure.validation import EMPTY_MESSAGE, problem_error
+from . import worker as w
+
+log = logging.getLogger("cugraph_match.dask")
+
+#: Endpoint ids sampled per input partition to place the owners' ranges.
+SAMPLE_PER_PARTITION = 4096
+
+
+def is_dask_input(obj: Any) -> bool:
+    """A Dask (or Dask-cuDF) collection, or a :class:`DistributedGraph`."""
+    if isinstance(obj, DistributedGraph):
+        return True
+    return type(obj).__module__.startswith(("dask.", "dask_cudf")) and \
+        hasattr(obj, "__dask_graph__")
+
+
+def _client(client):
+    if client is not None:
+        return client
+    try:
+        from distributed import get_client
+    except ImportError as err:  # pragma: no cover - dask without distributed
+        raise ImportError("a Dask input needs dask.distributed: pip install "
+                          "'cugraph_match[dask]'") from err
+    try:
+        return get_client()
+    except ValueError as err:
+        raise ValueError("a Dask input needs a dask.distributed Client: create one "
+                         "(Client(LocalCluster()), or LocalCUDACluster for GPU workers) "
+                         "before calling") from err
+
+
+def _partition_futures(client, frame) -> list:
+    """Futures of the frame's partitions, in partition order, on the workers."""
+    from distributed import futures_of
+
+    persisted = client.persist(frame)
+    futures = futures_of(persisted)
+    if all(isinstance(f.key, tuple) and len(f.key) == 2 for f in futures) and \
+            len({f.key[0] for f in futures}) == 1:
+        futures = sorted(futures, key=lambda f: f.key[1])
+    if len(futures) != frame.npartitions:  # pragma: no cover - an unusual collection
+        futures = client.compute(frame.to_delayed())
+    return futures
+
+
+class DistributedGraph:
+    """An undirected graph split by vertex across the workers of a Dask cluster.
+
+    Built once from a Dask (or Dask-cuDF) edge list with the single-machine
+    semantics and checks (:class:`cugraph_match.Graph`), and kept on the
+    workers: pass it to :func:`~cugraph_match.suitor_matching`,
+    :func:`~cugraph_match.locally_dominant_matching`,
+    :func:`~cugraph_match.b_suitor_matching` or
+    :func:`~cugraph_match.modularity` in place of the edge list to reuse it.
+
+    Parameters
+    ----------
+    edges : dask.dataframe.DataFrame
+        Edge list with pandas or cuDF partitions.
+    source, destination, weight : str
+        Column names, as for a single-machine frame.
+    client : distributed.Client, optional
+        Defaults to the current client.
+
+    Attributes
+    ----------
+    workers : list[str]
+        Worker addresses; worker ``k`` owns the ``k``-th range of ids.
+    stats : dict
+        The build's figures: rows read, vertices, edges, cut edges, bytes
+        moved, and per worker the vertices owned and the bytes its part holds.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd, cugraph_match as cm
+    >>> from distributed import Client, LocalCluster
+    >>> client = Client(LocalCluster(n_workers=2, processes=True))  # doctest: +SKIP
+    >>> edges = dd.from_pandas(pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3],
+    ...                                      "weight": [1.0, 3.0, 1.0]}), npartitions=2)
+    >>> g = cm.dask.DistributedGraph(edges)  # doctest: +SKIP
+    >>> cm.suitor_matching(g).compute()["mate"].tolist()  # doctest: +SKIP
+    [<NA>, 2, 1, <NA>]
+    """
+
+    def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
+                 weight: str | None = DEFAULT_WEIGHT, client=None):
+        meta = getattr(edges, "_meta", None)
+        if meta is None or not hasattr(meta, "columns"):
+            raise TypeError(f"expected a Dask DataFrame edge list, got {type(edges).__name__}")
+        found = _from_dataframe(meta, source, destination, weight)  # the column errors
+        if found is None:
+            raise TypeError("a Dask edge list needs pandas or cuDF partitions, got "
+                            f"{type(meta).__module__}.{type(meta).__name__}")
+        self.client = _client(client)
+        self.source, self.destination, self.weight = source, destination, found.weight
+        self.weighted = found.weight is not None
+        self.device_frames = frame_library(meta) is not pd
+        self.workers = sorted(self.client.scheduler_info()["workers"])
+        self.gid = f"cugraph-match-{uuid.uuid4().hex}"
+        self._what = f"vertex ids in {source!r}/{destination!r}"
+        self._build(edges, meta)
+        weakref.finalize(self, _drop_parts, self.client, self.workers, self.gid)
+
+    # -- the build ----------------------------------------------------------
+
+    def _build(self, edges, meta) -> None:
+        client, p = self.client, len(self.workers)
+        parts = _partition_futures(client, edges)
+        summaries = client.gather([
+            client.submit(w.summarize_partition, part, self.source, self.destination,
+                          self.weight, SAMPLE_PER_PARTITION, i, pure=False)
+            for i, part in enumerate(parts)])
+        self._check(summaries)
+        id_dtype = self._id_dtype(meta, summaries)
+        self.boundaries = _boundaries(summaries, p, id_dtype)
+        splits = [client.submit(w.split_partition, part, self.source, self.destination,
+                                self.weight, self.boundaries, p, id_dtype, pure=False)
+                  for part in parts]
+        pieces = [[client.submit(w.piece, split, k, pure=False) for k in range(p)]
+                  for split in splits]
+        sizes = [client.submit(w.piece_bytes, split, pure=False) for split in splits]
+        infos = client.gather([
+            client.submit(w.build_part, self.gid, k, p, self.boundaries, self.weighted,
+                          self.device_frames, self._what, *[row[k] for row in pieces],
+                          workers=[address], pure=False)
+            for k, address in enumerate(self.workers)])
+        # a piece moved when it was cut on another worker than the one it was for
+        where = client.who_has(splits)
+        sizes = client.gather(sizes)
+        moved = 0
+        for i, split in enumerate(splits):
+            for k in range(p):
+                if self.workers[k] not in where.get(split.key, ()):
+                    moved += sizes[i][k]
+        del parts, splits, pieces
+        self.parts = infos
+        self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
+        cut_edges = sum(sum(i["cut"]) for i in infos) // 2
+        rows = sum(s["rows"] for s in summaries)
+        row_bytes = sum(s.get("bytes", 0) for s in summaries) / max(rows, 1)
+        self.stats = {
+            "rows": rows, "workers": p,
+            "vertices": int(self.offsets[-1]),
+            # a worker's rows hold its inner edges twice and its cut edges once
+            "edges": sum(i["entries"] for i in infos) // 2,
+            "cut_edges": cut_edges, "cut_edge_bytes": int(cut_edges * row_bytes),
+            "build_bytes_moved": int(moved),
+            "owned": [i["owned"] for i in infos], "part_bytes": [i["nbytes"] for i in infos],
+            "local_vertices": [i["local"] for i in infos],
+            "row_entries": [i["entries"] for i in infos],
+            "cut_per_worker": [sum(i["cut"]) for i in infos],
+            "weight_table_bytes": [i["table"] for i in infos],
+        }
+        log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers "
+                 "(%s cut edges, %s bytes moved)", self.stats["vertices"], self.stats["edges"],
+                 p, cut_edges, moved)
+
+    def _check(self, summaries) -> None:
+        """The single-machine validation over all partitions: the first check
+        (in the single-machine order) with bad rows anywhere is raised with
+        the total count and the first bad row of the first partition holding one."""
+        if sum(s["rows"] for s in summaries) == 0:
+            raise ValueError(EMPTY_MESSAGE)
+        order = [("null_id", self.source), ("null_id", self.destination)]
+        if self.weight is not None:
+            order += [(kind, self.weight) for kind in
+                      ("non_numeric", "dtype", "nan", "infinite", "non_positive")]
+        for kind, column in order:
+            hits = [problem for s in summaries for problem in s["problems"]
+                    if problem[0] == kind and problem[1] == column]
+            if hits:
+                raise problem_error(kind, column, sum(h[2] for h in hits), hits[0][3])
+        types = {}
+        for s in summaries:
+            for name, value in s.get("types", {}).items():
+                types.setdefault(name, value)
+        if len(types) > 1:
+            kind = pd.api.types.infer_dtype(pd.Series(list(types.values()), dtype=object))
+            if kind in ("mixed", "mixed-integer"):
+                raise TypeError(f"{self._what} cannot be ordered (mixed types: "
+                                f"{sorted(types)})")
+
+    def _id_dtype(self, meta, summaries):
+        """One integer dtype for both id columns when theirs differ, chosen as
+        the single-machine renumbering does (``renumber.common_integer_ids``)."""
+        dtypes = [meta[self.source].dtype, meta[self.destination].dtype]
+        if not all(isinstance(d, np.dtype) and d.kind in "iu" for d in dtypes):
+            return None
+        if dtypes[0] == dtypes[1]:
+            return None
+        common = np.result_type(*dtypes)
+        if common.kind != "f":
+            return common
+        bounds = [s["bounds"] for s in summaries if s.get("bounds")]
+        highs = [b[c][1] for b in bounds for c in (0, 1) if dtypes[c].kind == "u"]
+        lows = [b[c][0] for b in bounds for c in (0, 1) if dtypes[c].kind == "i"]
+        if all(h <= np.iinfo(np.int64).max for h in highs):
+            return np.dtype(np.int64)
+        if all(lo >= 0 for lo in lows):
+            return np.dtype(np.uint64)
+        return np.dtype(object)
+
+    # -- what it is ---------------------------------------------------------
+
+    @property
+    def num_vertices(self) -> int:
+        return self.stats["vertices"]
+
+    @property
+    def num_edges(self) -> int:
+        return self.stats["edges"]
+
+    def __repr__(self) -> str:
+        kind = "weighted" if self.weighted else "unweighted"
+        return (f"DistributedGraph({self.num_vertices} vertices, {self.num_edges} edges, "
+                f"{kind}, {len(self.workers)} workers, {self.stats['cut_edges']} cut edges)")
+
+    def submit(self, k: int, function, *args):
+        """Run ``function(gid, *args)`` on worker k, where its part lives."""
+        return self.client.submit(function, self.gid, *args, workers=[self.workers[k]],
+                                  pure=False)
+
+    def on_all(self, function, *args) -> list:
+        """``function(gid, *args)`` on every worker; the results in worker order."""
+        return self.client.gather([self.submit(k, function, *args)
+                                   for k in range(len(self.workers))])
+
+    def peak_memory(self, reset: bool = False) -> list[int]:
+        """Each worker process's peak resident bytes (``reset`` starts a new peak)."""
+        return [self.client.submit(w.peak_rss_bytes, reset, workers=[a], pure=False).result()
+                for a in self.workers]
+
+    def frame(self, futures: list, counts: list[int]):
+        """A Dask DataFrame over per-worker result futures holding ``counts`` rows,
+        indexed 0..total-1 in worker order (so divisions are known)."""
+        import dask.dataframe as dd
+
+        client = self.client
+        meta = client.submit(_empty_like, futures[0], pure=False).result()
+        keep = [i for i, c in enumerate(counts) if c] or [0]
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        total = int(starts[-1])
+        divisions = [int(starts[i]) for i in keep] + [max(total - 1, 0)] if total else None
+        return dd.from_delayed([futures[i] for i in keep], meta=meta, divisions=divisions,
+                               verify_meta=False)
+
+
+def _empty_like(frame):
+    return frame.iloc[:0]
+
+
+def _drop_parts(client, workers, gid) -> None:
+    """Free a graph's parts on its workers (when the DistributedGraph is collected)."""
+    try:
+        if client.status == "running":
+            for address in workers:
+                client.submit(w.drop_part, gid, workers=[address], pure=False)
+    except Exception:  # pragma: no cover - the cluster is gone already
+        pass
+
+
+def _boundaries(summaries, workers: int, id_dtype):
+    """``workers - 1`` ids splitting the sampled endpoints into ranges of
+    about equal weight (each sample stands for rows/sample-size edge ends)."""
+    if workers == 1:
+        return None
+    samples = [s["sample"] for s in summaries if len(s.get("sample", ()))]
+    weights = np.concatenate([np.full(len(s["sample"]), 2.0 * s["rows"] / len(s["sample"]))
+                              for s in summaries if len(s.get("sample", ()))])
+    values = pd.concat(samples, ignore_index=True)
+    if id_dtype is not None:
+        values = values.astype(id_dtype)
+    values = values.to_numpy()
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    targets = cumulative[-1] * np.arange(1, workers) / workers
+    at = np.minimum(np.searchsorted(cumulative, targets, side="left"), len(order) - 1)
+    return values[order[at]]

@@ -1,0 +1,321 @@
+"""The numba kernels a worker runs on its part of a distributed graph.
+
+A worker owns a contiguous range ``[own_lo, own_hi)`` of its local vertex
+ids (its share of the caller's ids, in sorted order) and keeps the ghost
+endpoints of its cut edges beside them.  Its preference rows
+(``structure.csr.preference_csr`` over the local graph) carry local edge
+keys; since local ids are in the caller's sorted order and every edge at a
+vertex lives in its owner's part, the local keys order the edges at any
+owned vertex exactly as the global greedy order does.  So every comparison
+of two offers happens on the worker that owns the vertex holding them, with
+the single-machine offer word ``key << 32 | proposer``.
+
+Workers name a cut edge by its place in the list of cut edges between the
+two of them, sorted by (max, min) id: both sides sort the same edges by the
+same order, so a message is one 32-bit word, ``place << 2 | kind``.
+
+The superstep is b-Suitor (Khan et al.) with the owner of the proposed-to
+vertex deciding: a proposal to a ghost is sent to its owner and the proposer
+waits; the owner places it, or sends back a *release* (refused, or later
+displaced), after which the proposer goes on down its row.  The greedy
+b-matching is the unique stable outcome whatever the order of proposals, so
+the result equals the single-machine one.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..matching.b_suitor_cpu import _heap_push, _heap_replace_root
+
+_LOW = np.uint64(0xFFFFFFFF)
+_SHIFT = np.uint64(32)
+PROPOSE = 0
+RELEASE = 1
+CLOSED = 2
+_REFUSED = -2
+_TAKEN_FREE = -1
+
+
+@njit(cache=True, nogil=True)
+def cut_entries(offsets, indices, keys, own_lo, own_hi):
+    """Every entry of an owned row whose neighbour is a ghost: (pair, key, own, ghost, at)
+    with ``pair = max << 32 | min`` in local ids.  Each cut edge appears once
+    (only one of its ends is owned here); ``at`` is the entry's place in the rows."""
+    count = 0
+    for r in range(own_lo, own_hi):
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x < own_lo or x >= own_hi:
+                count += 1
+    pair = np.empty(count, dtype=np.uint64)
+    key = np.empty(count, dtype=np.uint32)
+    own = np.empty(count, dtype=np.int64)
+    ghost = np.empty(count, dtype=np.int64)
+    at = np.empty(count, dtype=np.int64)
+    t = 0
+    for r in range(own_lo, own_hi):
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x < own_lo or x >= own_hi:
+                hi = max(r, x)
+                lo = min(r, x)
+                pair[t] = (np.uint64(hi) << _SHIFT) | np.uint64(lo)
+                key[t] = keys[j]
+                own[t] = r
+                ghost[t] = x
+                at[t] = j
+                t += 1
+    return pair, key, own, ghost, at
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place(p, word, slot_start, slots, held):
+    """Offer ``word`` to owned vertex p: -1 taken into a free slot, -2 refused,
+    else the displaced proposer (p's weakest offer, which ``word`` beats)."""
+    base = slot_start[p]
+    cap = slot_start[p + 1] - base
+    if cap == 0:
+        return np.int64(_REFUSED)
+    if held[p] < cap:
+        _heap_push(slots, base, held[p], word)
+        held[p] += 1
+        return np.int64(_TAKEN_FREE)
+    if word > slots[base]:
+        displaced = np.int64(slots[base] & _LOW)
+        _heap_replace_root(slots, base, cap, word)
+        return displaced
+    return np.int64(_REFUSED)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut_place(cut_start, cut_pair, k, a, b):
+    """Place of cut edge (a, b) in the list shared with worker k."""
+    hi = max(a, b)
+    lo = min(a, b)
+    pair = (np.uint64(hi) << _SHIFT) | np.uint64(lo)
+    start = cut_start[k]
+    stop = cut_start[k + 1]
+    while start < stop:  # lower bound
+        mid = (start + stop) >> 1
+        if cut_pair[mid] < pair:
+            start = mid + 1
+        else:
+            stop = mid
+    return start - cut_start[k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _emit(out, count, word):
+    if count == out.shape[0]:
+        bigger = np.empty(2 * out.shape[0] + 16, dtype=out.dtype)
+        bigger[:count] = out[:count]
+        out = bigger
+    out[count] = word
+    return out, count + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _send(out_w, out_m, n_out, k, place, kind):
+    """Append a message; the buffers hold 3 words per cut edge, the most a
+    worker ever sends (see :func:`superstep`), so they never grow."""
+    out_w[n_out] = k
+    out_m[n_out] = np.uint32((place << 2) | kind)
+    return n_out + 1
+
+
+@njit(cache=True, nogil=True)
+def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_of, me,
+              cut_start, cut_pair, cut_own, cut_ghost, cut_key, entry_cut, out_pending, closed,
+              open_until, owed, closing, in_worker, in_word, out_w, out_m):
+    """One superstep of distributed b-Suitor on this worker's part.
+
+    ``owed`` lists owned vertices that owe a proposal (a vertex once per
+    proposal owed), ``closing`` those of capacity 0 (first superstep only); ``in_worker[t]``/``in_word[t]`` are the incoming messages
+    (sender, ``place << 2 | kind``).  Returns the outgoing messages as
+    ``(worker, word)`` arrays and the number of local proposals made.
+    State (``slots``, ``held``, ``next_edge``, ``out_pending``, ``closed``,
+    ``open_until``) is updated in place.
+
+    Besides proposals and releases, a worker tells the proposer's worker
+    when a cut edge has *closed*: its owned end is full and holds only
+    offers better than that edge, so any proposal along it would be refused
+    (offers only get better).  The proposer then skips it without asking.
+    A vertex's row is best first, so its closed entries are a suffix, and
+    ``open_until[v]`` walks back over it: each cut edge closes once, and the
+    notices cost at most one word per cut edge over the whole run.
+    """
+    stack = np.empty(max(owed.shape[0], 16), dtype=np.int64)
+    top = 0
+    for t in range(owed.shape[0]):
+        stack, top = _emit(stack, top, owed[t])
+    changed = np.empty(16, dtype=np.int64)  # owned vertices whose weakest offer rose
+    n_changed = 0
+    for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
+        changed, n_changed = _emit(changed, n_changed, closing[t])
+    n_out = 0
+    for t in range(in_worker.shape[0]):
+        k = in_worker[t]
+        place = np.int64(in_word[t] >> 2)
+        kind = in_word[t] & 3
+        c = cut_start[k] + place
+        if kind == PROPOSE:
+            g = cut_ghost[c]
+            p = cut_own[c]
+            word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
+            r = _place(p, word, slot_start, slots, held)
+            if r == _REFUSED:
+                n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+            else:
+                changed, n_changed = _emit(changed, n_changed, p)
+                if r >= 0:
+                    if owner_of[r] == me:
+                        stack, top = _emit(stack, top, r)
+                    else:
+                        k2 = owner_of[r]
+                        n_out = _send(out_w, out_m, n_out, k2,
+                                                    _cut_place(cut_start, cut_pair, k2, r, p),
+                                                    RELEASE)
+        elif kind == RELEASE:
+            out_pending[c] = False
+            stack, top = _emit(stack, top, cut_own[c])
+        else:
+            closed[c] = True
+    proposals = 0
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        j = next_edge[u]
+        end = offsets[u + 1]
+        while j < end:
+            p = indices[j]
+            if owner_of[p] != me:  # a ghost: its owner decides
+                k = owner_of[p]
+                c = entry_cut[j]
+                place = c - cut_start[k]
+                if closed[c]:
+                    j += 1
+                    continue
+                out_pending[c] = True
+                n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
+                j += 1
+                break
+            proposals += 1
+            word = (np.uint64(keys[j]) << _SHIFT) | np.uint64(u)
+            r = _place(p, word, slot_start, slots, held)
+            if r != _REFUSED:
+                j += 1
+                changed, n_changed = _emit(changed, n_changed, p)
+                if r >= 0:
+                    if owner_of[r] == me:
+                        stack, top = _emit(stack, top, r)
+                    else:
+                        k2 = owner_of[r]
+                        n_out = _send(out_w, out_m, n_out, k2,
+                                                    _cut_place(cut_start, cut_pair, k2, r, p),
+                                                    RELEASE)
+                break
+            j += 1
+        next_edge[u] = j
+    for t in range(n_changed):
+        v = changed[t]
+        base = slot_start[v]
+        cap = slot_start[v + 1] - base
+        if cap == 0:
+            weakest = np.uint32(0xFFFFFFFF)  # above every key
+        elif held[v] < cap:
+            continue
+        else:
+            weakest = np.uint32(slots[base] >> _SHIFT)
+        j = open_until[v]
+        while j > offsets[v] and keys[j - 1] < weakest:
+            j -= 1
+            x = indices[j]
+            if owner_of[x] != me:
+                k = owner_of[x]
+                n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
+        open_until[v] = j
+    return out_w[:n_out], out_m[:n_out], proposals
+
+
+@njit(cache=True, nogil=True)
+def matched_pairs(slots, slot_start, own_lo, own_hi, cut_own, cut_ghost, out_pending):
+    """The b-matching edges at this worker's vertices: (lo, hi, key) in local
+    ids, sorted, each once (a cut edge appears at both its workers).  (p, q) is matched when each holds the
+    other's offer; that q (a ghost) holds p's offer is ``out_pending`` of
+    their cut edge once no message is in flight."""
+    n = slot_start.shape[0] - 1
+    # holders of each owned vertex's offer: owned holders from the slots,
+    # ghost holders from the pending proposals
+    holder_start = np.zeros(n + 1, dtype=np.int64)
+    for q in range(own_lo, own_hi):
+        for s in range(slot_start[q], slot_start[q + 1]):
+            if slots[s] != 0:
+                u = np.int64(slots[s] & _LOW)
+                if u >= own_lo and u < own_hi:
+                    holder_start[u + 1] += 1
+    for c in range(cut_own.shape[0]):
+        if out_pending[c]:
+            holder_start[cut_own[c] + 1] += 1
+    for u in range(n):
+        holder_start[u + 1] += holder_start[u]
+    fill = holder_start[:-1].copy()
+    holder = np.empty(holder_start[n], dtype=np.int64)
+    for q in range(own_lo, own_hi):
+        for s in range(slot_start[q], slot_start[q + 1]):
+            if slots[s] != 0:
+                u = np.int64(slots[s] & _LOW)
+                if u >= own_lo and u < own_hi:
+                    holder[fill[u]] = q
+                    fill[u] += 1
+    for c in range(cut_own.shape[0]):
+        if out_pending[c]:
+            holder[fill[cut_own[c]]] = cut_ghost[c]
+            fill[cut_own[c]] += 1
+    stamp = np.full(n, -1, dtype=np.int64)
+    stamp_key = np.zeros(n, dtype=np.uint32)
+    size = holder.shape[0] + 1
+    lo = np.empty(size, dtype=np.int64)
+    hi = np.empty(size, dtype=np.int64)
+    key = np.empty(size, dtype=np.uint32)
+    count = 0
+    for p in range(own_lo, own_hi):
+        for s in range(slot_start[p], slot_start[p + 1]):
+            if slots[s] != 0:
+                q = np.int64(slots[s] & _LOW)
+                stamp[q] = p  # p holds q's offer
+                stamp_key[q] = np.uint32(slots[s] >> _SHIFT)
+        for h in range(holder_start[p], holder_start[p + 1]):
+            q = holder[h]  # q holds p's offer
+            ghost = q < own_lo or q >= own_hi
+            if (q > p or ghost) and stamp[q] == p:
+                lo[count] = min(p, q)
+                hi[count] = max(p, q)
+                key[count] = stamp_key[q]
+                count += 1
+    lo, hi, key = lo[:count], hi[:count], key[:count]
+    order = np.argsort((lo.astype(np.uint64) << _SHIFT) | hi.astype(np.uint64))
+    return lo[order], hi[order], key[order]
+
+
+@njit(cache=True, nogil=True)
+def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, own_hi):
+    """This worker's share of modularity: total weight and weight inside
+    communities of the edges whose smaller end it owns (self-loops once), and
+    every owned vertex's weighted degree (a self-loop twice)."""
+    total = 0.0
+    inside = 0.0
+    degree = np.zeros(own_hi - own_lo, dtype=np.float64)
+    for r in range(own_lo, own_hi):
+        d = 2.0 * loop[r]
+        total += loop[r]
+        inside += loop[r]
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            w = weight_of_key[keys[j]]
+            d += w
+            if x > r:
+                total += w
+                if code[x] == code[r]:
+                    inside += w
+        degree[r - own_lo] = d
+    return total, inside, degree

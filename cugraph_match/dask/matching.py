@@ -1,0 +1,189 @@
+"""Distributed greedy matching and b-matching: b-Suitor in supersteps.
+
+Every superstep, each worker runs the proposals of its own vertices to a
+fixed point with the local kernel (``kernels.superstep``); a proposal to a
+ghost goes to its owner as one word, and the owner's answer (a release:
+refused, or displaced later) comes back the next superstep.  Only these
+words cross workers; the rows stay where they were built.  The run ends
+after the first superstep in which no worker sends anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import numbers
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..matching.b_suitor import _node_attribute, capacity_values
+from ..structure.graph import lacking_ids_error, unknown_ids_error
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.validation import plain, require_vertex_frame
+from . import worker as w
+from .graph import DistributedGraph
+
+log = logging.getLogger("cugraph_match.dask")
+
+
+def as_distributed_graph(graph: Any, source: str = "src", destination: str = "dst",
+                         weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+    """A :class:`DistributedGraph` of a Dask edge list (used as it is when it is one)."""
+    if backend not in ("auto", "cpu", "gpu"):
+        raise ValueError(f"backend must be 'auto', 'cpu' or 'gpu', got {backend!r}")
+    if backend == "gpu":
+        raise ValueError("backend='gpu' is not available for Dask inputs: every worker runs "
+                         "the CPU superstep kernels on its part (cuDF partitions are read on "
+                         "the device and moved to the host); use backend='auto' or 'cpu'")
+    if isinstance(graph, DistributedGraph):
+        given = {"source": (source, "src"), "destination": (destination, "dst"),
+                 "weight": (weight, DEFAULT_WEIGHT)}
+        changed = [name for name, (value, default) in given.items() if value != default]
+        if changed:
+            raise ValueError(f"{', '.join(changed)} cannot be set for a DistributedGraph: its "
+                             f"columns were chosen when it was built")
+        return graph
+    return DistributedGraph(graph, source, destination, weight)
+
+
+def _distribute(graph: DistributedGraph, ids: pd.Series, columns: dict) -> list:
+    """Split per-vertex rows (ids plus ``columns``) by owner; each share carries
+    the rows' positions in the caller's frame (to name the first bad one)."""
+    ids = ids.reset_index(drop=True)
+    frame = pd.DataFrame({"vertex": ids, **{k: pd.Series(v).reset_index(drop=True)
+                                           for k, v in columns.items()},
+                          "position": np.arange(len(ids))}, copy=False)
+    owner = w.owners(ids, graph.boundaries) if len(graph.workers) > 1 else \
+        np.zeros(len(ids), dtype=np.int64)
+    return [frame[owner == k] for k in range(len(graph.workers))]
+
+
+def _raise_lookup_errors(reports, given_ids, what: str, thing: str) -> None:
+    """The single-machine ``internal_ids`` and lacking errors, from every
+    worker's counts: unknown ids first (the first by the caller's order),
+    then vertices without a value (the first in id order)."""
+    unknown = sum(r["unknown"] for r in reports)
+    if unknown:
+        first = min(r["first_unknown"] for r in reports if r["unknown"])
+        raise unknown_ids_error(what, unknown, given_ids.iloc[first])
+    lacking = sum(r["lacking"] for r in reports)
+    if lacking:
+        first = next(r["first_lacking"] for r in reports if r["lacking"])
+        raise lacking_ids_error(what if thing == "capacity" else "partition", lacking, first,
+                                thing)
+
+
+def _capacities(graph: DistributedGraph, b: Any) -> None:
+    """Check ``b`` as the single-machine path does and give every worker its share."""
+    if isinstance(b, (bool, np.bool_)):
+        raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
+                        f"name, got {b!r}")
+    if isinstance(b, numbers.Integral):
+        if b < 0:
+            raise ValueError(f"b must be non-negative, got {b}")
+        graph.on_all(w.assign_capacities, int(b))
+        return
+    if isinstance(b, numbers.Real):
+        raise TypeError(f"b must be an integer, got {b!r}")
+    if isinstance(b, str):
+        _node_attribute(None, b)  # raises: only a networkx.Graph carries node attributes
+    if hasattr(b, "compute") and hasattr(b, "__dask_graph__"):
+        b = b.compute()
+    if hasattr(b, "to_pandas"):
+        b = b.to_pandas()
+    if hasattr(b, "columns"):
+        require_vertex_frame(b, ("vertex", "b"), "the b")
+        vertices, values, what = b["vertex"], b["b"], "b frame"
+    elif hasattr(b, "index") and hasattr(b, "dtype"):
+        vertices, values, what = b.index.to_series(), b, "b Series"
+    else:
+        raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
+                        f"name, got {type(b).__name__}")
+    values = capacity_values(vertices, values, what)
+    shares = _distribute(graph, vertices, {"b": values})
+    reports = graph.client.gather([graph.submit(k, w.assign_capacities, share)
+                                   for k, share in enumerate(shares)])
+    _raise_lookup_errors(reports, vertices.reset_index(drop=True), what, "capacity")
+
+
+#: Supersteps submitted at once before the client looks at their counts; the
+#: batch doubles up to :data:`MAX_BATCH` while messages keep flowing.  Rounds
+#: after the last one with messages are no-ops (nothing owed, nothing received).
+FIRST_BATCH = 4
+MAX_BATCH = 32
+
+
+def run_b_suitor(graph: DistributedGraph) -> dict:
+    """Supersteps to the fixed point from the capacities each worker holds;
+    returns the run's figures (rounds, messages and bytes per round).
+
+    The client does not wait between supersteps: a batch of them is
+    submitted as one chain of tasks (each worker's superstep depending on the
+    message blocks addressed to it), and the counts are read once per batch.
+    """
+    client, p = graph.client, len(graph.workers)
+    started = time.perf_counter()
+    graph.on_all(w.start_run)
+    inbox: list[list] = [[None] * p for _ in range(p)]  # inbox[k][i]: block i -> k
+    messages, moved, busy = [], [], []
+    batch, finished = FIRST_BATCH, False
+    while not finished:
+        counted = []
+        for _ in range(batch):
+            steps = [graph.submit(k, w.superstep, *inbox[k]) for k in range(p)]
+            counted.append([client.submit(w.step_counts, step, workers=[graph.workers[k]],
+                                          pure=False) for k, step in enumerate(steps)])
+            inbox = [[client.submit(w.block, steps[i], k, workers=[graph.workers[i]],
+                                    pure=False) if i != k else None for i in range(p)]
+                     for k in range(p)]
+            del steps
+        for counts in client.gather(counted):
+            sent = sum(c["sent"] for c in counts)
+            messages.append(sent)
+            moved.append(sum(sum(c["bytes"]) for c in counts))
+            busy.append(max(c["seconds"] for c in counts))
+            if sent == 0:
+                finished = True
+                break
+        batch = min(2 * batch, MAX_BATCH)
+    del inbox
+    rounds = len(messages)
+    pairs = graph.on_all(w.finish_run)
+    stats = {"rounds": rounds, "messages_per_round": messages, "bytes_per_round": moved,
+             "bytes_moved": int(sum(moved)), "pairs_per_worker": pairs,
+             "superstep_seconds": busy[:len(messages)],
+             "seconds": time.perf_counter() - started}
+    log.info("cugraph_match.dask: b-Suitor in %d supersteps on %d workers, %d messages, "
+             "%d bytes moved", rounds, p, sum(messages), sum(moved))
+    return stats
+
+
+def _stats(graph: DistributedGraph, run: dict) -> dict:
+    return {**run, "build": dict(graph.stats)}
+
+
+def matching_dask(graph: Any, source: str, destination: str, weight, backend: str,
+                  return_stats: bool = False):
+    """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list."""
+    g = as_distributed_graph(graph, source, destination, weight, backend)
+    g.on_all(w.assign_capacities, 1)
+    run = run_b_suitor(g)
+    owned = [int(c) for c in g.stats["owned"]]
+    futures = [g.submit(k, w.mates_partition, int(g.offsets[k])) for k in range(len(owned))]
+    result = g.frame(futures, owned)
+    return (result, _stats(g, run)) if return_stats else result
+
+
+def b_matching_dask(graph: Any, b: Any, source: str, destination: str, weight, backend: str,
+                    return_stats: bool = False):
+    """``b_suitor_matching`` of a Dask edge list."""
+    g = as_distributed_graph(graph, source, destination, weight, backend)
+    _capacities(g, b)
+    run = run_b_suitor(g)
+    counts = run["pairs_per_worker"]
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    futures = [g.submit(k, w.pairs_partition, int(starts[k])) for k in range(len(counts))]
+    result = g.frame(futures, counts)
+    return (result, _stats(g, run)) if return_stats else result

@@ -1,0 +1,473 @@
+"""What runs on the workers: partition summaries, the split of input rows by
+owner, each worker's part of the graph (kept in this process between
+calls), the supersteps and the result frames.
+
+Every function here is called through ``client.submit``; the parts live in
+:data:`PARTS`, keyed by the distributed graph's id, in the worker process
+that owns them, as ``cugraph.dask`` keeps its per-worker state.  Tasks that
+touch a part are pinned to its worker (``workers=[address]``) and never
+pure, so the scheduler neither moves nor de-duplicates them.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..structure.csr import PreferenceCSR, preference_csr
+from ..structure.edges import undirected_edges
+from ..structure.graph import _weight_values
+from ..structure.inputs import EdgeInput, frame_library
+from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
+                                take_labels)
+from ..structure.renumber import renumber
+from ..structure.validation import edge_problems, plain
+from . import kernels
+
+#: The parts of distributed graphs held by this worker process, by graph id.
+PARTS: dict[str, "LocalPart"] = {}
+
+
+def _host(frame):
+    """A partition as pandas (cuDF partitions are brought to the host)."""
+    return frame.to_pandas() if hasattr(frame, "to_pandas") and frame_library(frame) is not pd \
+        else frame
+
+
+# --------------------------------------------------------------------------
+# input partitions
+# --------------------------------------------------------------------------
+
+
+def summarize_partition(frame, source: str, destination: str, weight: str | None,
+                        sample_size: int, seed: int) -> dict:
+    """What the client needs from one input partition before anything moves:
+    its row count, every validation problem (count and first row), a sample
+    of endpoint ids for the owners' ranges, integer id bounds and the id
+    types present (to refuse unorderable ids as the single-machine path does)."""
+    lib = frame_library(frame) or pd
+    edges = EdgeInput(lib, frame, source, destination, weight)
+    problems = list(edge_problems(edges))
+    rows = len(frame)
+    summary: dict[str, Any] = {"rows": rows, "problems": problems}
+    if problems or rows == 0:
+        return summary
+    columns = [source, destination] + ([weight] if weight is not None else [])
+    summary["bytes"] = int(frame[columns].memory_usage(index=False, deep=True).sum())
+    host = _host(frame[[source, destination]])
+    ids = [host[source], host[destination]]
+    summary["types"] = _id_types(ids)  # the client refuses unorderable ids before sorting
+    rng = np.random.default_rng(seed)
+    take = rng.integers(0, 2 * rows, size=min(sample_size, 2 * rows))
+    first = take < rows
+    sample = pd.concat([ids[0].iloc[take[first]], ids[1].iloc[take[~first] - rows]],
+                       ignore_index=True)
+    summary["sample"] = sample
+    summary["bounds"] = [(int(c.min()), int(c.max())) if c.dtype.kind in "iu" else None
+                         for c in ids]
+    return summary
+
+
+def _id_types(columns) -> dict:
+    """One id of each Python type among the id columns (as the single-machine
+    path sees them once both columns are joined into one)."""
+    types: dict = {}
+    for column in columns:
+        if not len(column):
+            continue
+        if column.dtype == object:
+            kinds = column.map(type)
+            for kind in kinds.drop_duplicates():
+                types.setdefault(kind.__name__, column[kinds == kind].iloc[0])
+        else:
+            value = plain(column.iloc[0])
+            types.setdefault(type(value).__name__, value)
+    return types
+
+
+def owners(ids: pd.Series, boundaries) -> np.ndarray:
+    """The worker owning each id: the number of range boundaries at or below it."""
+    if boundaries is None or len(boundaries) == 0:
+        return np.zeros(len(ids), dtype=np.int64)
+    return np.searchsorted(boundaries, ids.to_numpy(), side="right").astype(np.int64)
+
+
+def split_partition(frame, source: str, destination: str, weight: str | None, boundaries,
+                    workers: int, id_dtype) -> list:
+    """An input partition's rows cut by owner: a row goes to the owner of each
+    endpoint (once when both ends have the same owner)."""
+    host = _host(frame)
+    columns = {"u": host[source], "v": host[destination]}
+    if weight is not None:
+        columns["w"] = host[weight]
+    rows = pd.DataFrame(columns, copy=False).reset_index(drop=True)
+    if id_dtype is not None:
+        rows["u"] = rows["u"].astype(id_dtype)
+        rows["v"] = rows["v"].astype(id_dtype)
+    if workers == 1:
+        return [rows]
+    ou = owners(rows["u"], boundaries)
+    ov = owners(rows["v"], boundaries)
+    both = np.flatnonzero(ou != ov)
+    position = np.concatenate([np.arange(len(rows)), both])
+    dest = np.concatenate([ou, ov[both]])
+    order = np.argsort(dest, kind="stable")
+    cuts = np.searchsorted(dest[order], np.arange(workers + 1))
+    return [rows.take(position[order[cuts[k]:cuts[k + 1]]]).reset_index(drop=True)
+            for k in range(workers)]
+
+
+def piece(pieces: list, k: int):
+    return pieces[k]
+
+
+def piece_bytes(pieces: list) -> list[int]:
+    return [int(p.memory_usage(index=False, deep=True).sum()) for p in pieces]
+
+
+# --------------------------------------------------------------------------
+# the worker's part of the graph
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class LocalPart:
+    """One worker's part: its owned vertices ``[own_lo, own_hi)`` and their
+    ghosts, in local ids ordered as the caller's ids; the owned rows best
+    edge first; the cut edges shared with every other worker, sorted."""
+
+    me: int
+    workers: int
+    labels: Any  # pandas Series: caller ids of local vertices, sorted
+    own_lo: int
+    own_hi: int
+    owner_of: np.ndarray
+    pref: PreferenceCSR
+    loop: np.ndarray | None
+    cut_start: np.ndarray
+    cut_pair: np.ndarray
+    cut_own: np.ndarray
+    cut_ghost: np.ndarray
+    cut_key: np.ndarray
+    entry_cut: np.ndarray  # the cut edge of each row entry, -1 inside the part
+    weighted: bool
+    device_frames: bool
+    run: dict = field(default_factory=dict)
+    results: dict = field(default_factory=dict)
+
+    def nbytes(self) -> int:
+        arrays = [self.owner_of, self.pref.offsets, self.pref.indices, self.pref.keys,
+                  self.cut_start, self.cut_pair, self.cut_own, self.cut_ghost, self.cut_key,
+                  self.entry_cut]
+        if self.pref.weight_of_key is not None:
+            arrays.append(self.pref.weight_of_key)
+        if self.loop is not None:
+            arrays.append(self.loop)
+        return int(sum(a.nbytes for a in arrays) + self.labels.memory_usage(deep=False))
+
+
+def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
+               device_frames: bool, what: str, *pieces) -> dict:
+    """Build and keep this worker's part from the row pieces sent to it."""
+    rows = pd.concat([p for p in pieces if p is not None and len(p)], ignore_index=True) \
+        if any(p is not None and len(p) for p in pieces) else pieces[0]
+    codes, labels = renumber([rows["u"], rows["v"]], pd, np, what)
+    n = len(labels)
+    w = _weight_values(rows["w"], np) if weighted else None
+    del rows, pieces
+    edges = undirected_edges(codes[0], codes[1], w, n, np)
+    del codes, w
+    pref = preference_csr(edges, np)
+    loop = edges.loop
+    del edges
+    ids = np.int32 if n < 2**31 else np.int64
+    owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
+    own_lo = int(np.searchsorted(owner_of, me, side="left"))
+    own_hi = int(np.searchsorted(owner_of, me, side="right"))
+    pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
+                                                   own_lo, own_hi)
+    first = int(pref.offsets[own_lo])
+    pref = _owned_rows(pref, own_lo, own_hi)
+    ghost_owner = owner_of[ghost]
+    order = np.lexsort((pair, ghost_owner))
+    entry_cut = np.full(pref.indices.shape[0], -1,
+                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
+    entry_cut[at[order] - first] = np.arange(order.shape[0])
+    cut_start = np.zeros(workers + 1, dtype=np.int64)
+    cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
+    part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
+                     pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
+                     entry_cut, weighted,
+                     device_frames)
+    PARTS[gid] = part
+    return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
+            "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
+            "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
+            "label_dtype": labels.dtype}
+
+
+def _owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int) -> PreferenceCSR:
+    """The preference rows with the ghosts' rows emptied: rows are stored one
+    after another, so the owned ones are one slice.  Only owned rows are ever
+    read; a ghost row would hold a second copy of every cut edge."""
+    first, last = int(pref.offsets[own_lo]), int(pref.offsets[own_hi])
+    offsets = np.clip(pref.offsets - pref.offsets.dtype.type(first), 0, last - first)
+    return PreferenceCSR(offsets.astype(pref.offsets.dtype), pref.indices[first:last].copy(),
+                         pref.keys[first:last].copy(), pref.weight_of_key)
+
+
+def drop_part(gid: str) -> bool:
+    return PARTS.pop(gid, None) is not None
+
+
+def peak_rss_bytes(reset: bool = False) -> int:
+    """This process's peak resident memory (VmHWM); ``reset`` starts a new peak."""
+    if reset:
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        except OSError:  # pragma: no cover - not Linux, or not allowed
+            pass
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # pragma: no cover
+
+
+# --------------------------------------------------------------------------
+# b-Suitor supersteps
+# --------------------------------------------------------------------------
+
+
+def owned_ids(gid: str, ids: pd.Series, positions: np.ndarray):
+    """Local ids of the caller ids ``ids`` sent to this worker (all in its
+    range); returns (local ids, positions of the ids that are not vertices)."""
+    part = PARTS[gid]
+    owned = part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True)
+    if len(ids) == 0:
+        return np.zeros(0, dtype=np.int64), positions[:0]
+    at = np.minimum(owned.searchsorted(ids.to_numpy()), max(len(owned) - 1, 0))
+    if len(owned):
+        found = owned.to_numpy()[at] == ids.to_numpy()
+    else:
+        found = np.zeros(len(ids), dtype=bool)
+    return at.astype(np.int64) + part.own_lo, positions[~found]
+
+
+def assign_capacities(gid: str, b) -> dict:
+    """Keep b(v) of the owned vertices: ``b`` is an int or a ``vertex | b |
+    position`` frame of this worker's share (checked on the client)."""
+    part = PARTS[gid]
+    n_own = part.own_hi - part.own_lo
+    if isinstance(b, (int, np.integer)):
+        part.run["cap"] = np.full(n_own, int(b), dtype=np.int64)
+        return {"unknown": 0, "first_unknown": None, "lacking": 0, "first_lacking": None}
+    local, unknown = owned_ids(gid, b["vertex"], b["position"].to_numpy())
+    report = {"unknown": len(unknown), "first_unknown": int(unknown.min()) if len(unknown)
+              else None}
+    known = np.ones(len(b), dtype=bool)
+    if len(unknown):
+        known = ~np.isin(b["position"].to_numpy(), unknown)
+    cap = np.zeros(n_own, dtype=np.int64)
+    given = np.zeros(n_own, dtype=bool)
+    cap[local[known] - part.own_lo] = b["b"].to_numpy()[known]
+    given[local[known] - part.own_lo] = True
+    lacking = np.flatnonzero(~given)
+    report["lacking"] = len(lacking)
+    report["first_lacking"] = plain(part.labels.iloc[part.own_lo + lacking[0]]) \
+        if len(lacking) else None
+    part.run["cap"] = cap
+    return report
+
+
+def start_run(gid: str) -> int:
+    """Fresh b-Suitor state from the kept capacities; returns proposals owed."""
+    part = PARTS[gid]
+    pref = part.pref
+    n = part.labels.shape[0]
+    degree = np.diff(pref.offsets).astype(np.int64)
+    cap = np.zeros(n, dtype=np.int64)
+    cap[part.own_lo:part.own_hi] = np.minimum(part.run["cap"],
+                                              degree[part.own_lo:part.own_hi])
+    slot_start = np.zeros(n + 1, dtype=np.int64)
+    slot_start[1:] = np.cumsum(cap)
+    run = part.run
+    run["slot_start"] = slot_start
+    run["slots"] = np.zeros(int(slot_start[-1]), dtype=np.uint64)
+    run["held"] = np.zeros(n, dtype=np.int64)
+    run["next_edge"] = pref.offsets[:-1].astype(np.int64)
+    run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
+    run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
+    run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
+    run["out_worker"] = np.empty(3 * part.cut_own.shape[0], dtype=np.int64)
+    run["out_word"] = np.empty(3 * part.cut_own.shape[0], dtype=np.uint32)
+    run["open_until"] = pref.offsets[1:].astype(np.int64)
+    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
+    run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
+                           (degree[part.own_lo:part.own_hi] > 0)]
+    return int(run["owed"].shape[0])
+
+
+def superstep(gid: str, *incoming) -> dict:
+    """One superstep on this worker; ``incoming[k]`` is the message array sent
+    by worker k last superstep (None when none).  Returns the outgoing
+    message arrays by destination and counts."""
+    part = PARTS[gid]
+    run = part.run
+    senders = [np.full(m.shape[0], k, dtype=np.int64) for k, m in enumerate(incoming)
+               if m is not None and m.shape[0]]
+    words = [m for m in incoming if m is not None and m.shape[0]]
+    in_worker = np.concatenate(senders) if senders else np.zeros(0, dtype=np.int64)
+    in_word = np.concatenate(words) if words else np.zeros(0, dtype=np.uint32)
+    started = time.perf_counter()
+    none = np.zeros(0, dtype=np.int64)
+    owed = run.pop("owed", none)
+    closing = run.pop("closing", none)
+    pref = part.pref
+    out_worker, out_word, proposals = kernels.superstep(
+        pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
+        run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
+        part.cut_ghost, part.cut_key, part.entry_cut, run["out_pending"], run["closed"],
+        run["open_until"],
+        owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
+    order = np.argsort(out_worker, kind="stable")
+    cuts = np.searchsorted(out_worker[order], np.arange(part.workers + 1))
+    blocks = [out_word[order[cuts[k]:cuts[k + 1]]] if cuts[k + 1] > cuts[k] else None
+              for k in range(part.workers)]
+    return {"blocks": blocks, "sent": int(out_word.shape[0]),
+            "bytes": [0 if b is None else int(b.nbytes) for b in blocks],
+            "received": int(in_word.shape[0]), "local_proposals": int(proposals),
+            "seconds": time.perf_counter() - started}
+
+
+def block(step: dict, k: int):
+    return step["blocks"][k]
+
+
+def step_counts(step: dict) -> dict:
+    return {key: value for key, value in step.items() if key != "blocks"}
+
+
+def finish_run(gid: str) -> int:
+    """Extract the matched edges at this worker's vertices; returns how many
+    it reports in a b-matching (those whose lower end it owns)."""
+    part = PARTS[gid]
+    run = part.run
+    lo, hi, key = kernels.matched_pairs(run["slots"], run["slot_start"], part.own_lo,
+                                        part.own_hi, part.cut_own, part.cut_ghost,
+                                        run["out_pending"])
+    part.results["pairs"] = (lo, hi, key)
+    part.run = {"cap": run["cap"]}
+    return int(np.count_nonzero(lo >= part.own_lo))  # the edges it reports: lower end owned
+
+
+def _device(frame, part: LocalPart):
+    if not part.device_frames:
+        return frame
+    import cudf  # pragma: no cover - needs a GPU worker
+
+    return cudf.from_pandas(frame)  # pragma: no cover
+
+
+def pairs_partition(gid: str, offset: int):
+    """``src | dst | weight`` of this worker's matched edges, indexed from ``offset``."""
+    part = PARTS[gid]
+    lo, hi, key = part.results.pop("pairs")
+    mine = lo >= part.own_lo
+    lo, hi, key = lo[mine], hi[mine], key[mine]
+    weights = part.pref.weights(key.astype(np.int64), np)
+    frame = pairs_frame(part.labels, pd, lo, hi, weights)
+    frame.index = pd.RangeIndex(offset, offset + len(frame))
+    return _device(frame, part)
+
+
+def mates_partition(gid: str, offset: int):
+    """``vertex | mate | weight`` of this worker's owned vertices (b = 1),
+    indexed from ``offset``."""
+    part = PARTS[gid]
+    lo, hi, key = part.results.pop("pairs")
+    n_own = part.own_hi - part.own_lo
+    mate = np.full(part.labels.shape[0], -1, dtype=np.int64)
+    mkey = np.zeros(part.labels.shape[0], dtype=np.int64)
+    mate[lo], mate[hi] = hi, lo
+    mkey[lo], mkey[hi] = key, key
+    mate = mate[part.own_lo:part.own_hi]
+    missing = mate < 0
+    weights = part.pref.weights(mkey[part.own_lo:part.own_hi], np)
+    frame = new_frame(pd, {
+        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
+        "mate": take_labels(part.labels, mate, missing, pd),
+        "weight": masked_values(output_weights(weights), missing, pd),
+    })
+    frame.index = pd.RangeIndex(offset, offset + n_own)
+    return _device(frame, part)
+
+
+# --------------------------------------------------------------------------
+# modularity
+# --------------------------------------------------------------------------
+
+
+def assign_communities(gid: str, share: pd.DataFrame) -> dict:
+    """Keep the community code of every owned vertex; ``share`` is this
+    worker's ``vertex | code | position`` rows."""
+    part = PARTS[gid]
+    n_own = part.own_hi - part.own_lo
+    local, unknown = owned_ids(gid, share["vertex"], share["position"].to_numpy())
+    known = np.ones(len(share), dtype=bool)
+    if len(unknown):
+        known = ~np.isin(share["position"].to_numpy(), unknown)
+    code = np.full(part.labels.shape[0], -1, dtype=np.int64)
+    code[local[known]] = share["code"].to_numpy()[known]
+    lacking = np.flatnonzero(code[part.own_lo:part.own_hi] < 0)
+    part.results["community"] = code
+    return {"unknown": len(unknown),
+            "first_unknown": int(unknown.min()) if len(unknown) else None,
+            "lacking": len(lacking),
+            "first_lacking": plain(part.labels.iloc[part.own_lo + lacking[0]])
+            if len(lacking) else None, "owned": n_own}
+
+
+def cut_codes(gid: str, k: int):
+    """Community codes of this worker's ends of the cut edges shared with k."""
+    part = PARTS[gid]
+    block_ = slice(part.cut_start[k], part.cut_start[k + 1])
+    return part.results["community"][part.cut_own[block_]]
+
+
+def modularity_sums(gid: str, *incoming) -> dict:
+    """This worker's share of the modularity sums: edges counted at the owner
+    of their smaller end, self-loops at their vertex, degrees of owned
+    vertices summed per community."""
+    part = PARTS[gid]
+    code = part.results.pop("community")
+    for k, codes in enumerate(incoming):
+        if codes is not None and k != part.me:
+            block_ = slice(part.cut_start[k], part.cut_start[k + 1])
+            code[part.cut_ghost[block_]] = codes
+    pref = part.pref
+    m = int(pref.indices.shape[0]) // 2
+    table = pref.weight_of_key.astype(np.float64) if pref.weight_of_key is not None \
+        else np.ones(m + 1, dtype=np.float64)
+    loop = part.loop.astype(np.float64) if part.loop is not None \
+        else np.zeros(part.labels.shape[0], dtype=np.float64)
+    total, inside, degree = kernels.modularity_sums(pref.offsets, pref.indices, pref.keys,
+                                                    table, loop, code, part.own_lo,
+                                                    part.own_hi)
+    own_codes = code[part.own_lo:part.own_hi]
+    present, where = np.unique(own_codes, return_inverse=True)
+    sums = np.bincount(where, weights=degree, minlength=len(present))
+    return {"total": total, "inside": inside, "codes": present, "degree": sums}
+
+
+def drop_results(gid: str, name: str) -> None:
+    PARTS[gid].results.pop(name, None)

@@ -1,0 +1,330 @@
+"""The distributed path (cugraph_match.dask) on a LocalCluster of 2 worker
+processes: every distributed function equals the single-machine call (which
+tests/test_matching.py holds to the greedy oracle), on hypothesis graphs,
+the shared real graphs and 1, 2, 3 and 7 input partitions; bad input gives
+the single-machine errors; the reported rounds and bytes respect their bounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import cugraph_match as cm
+from cugraph_match.datasets import read_graph
+from oracle import SHARED_DATA, assert_equal_matchings, greedy_b_matching, greedy_matching
+from strategies import edge_frames
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+GRAPHS = sorted((SHARED_DATA / "graphs").glob("*.mtx"))
+CUGRAPH_INPUTS = sorted((SHARED_DATA / "cugraph").glob("*.*"))
+needs_shared = pytest.mark.skipif(not GRAPHS, reason=f"no graphs under {SHARED_DATA}")
+PARTITIONS = [1, 2, 3, 7]
+# Shrinking re-runs cluster calls for minutes; a failure is reported as drawn.
+NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
+MATCHINGS = {"suitor": cm.suitor_matching, "locally_dominant": cm.locally_dominant_matching}
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, memory_limit="4GiB")
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def dask_frame(edges, partitions):
+    """The edges as a Dask frame, and the pandas frame it holds: Dask stores
+    string columns as its own string dtype, so the single-machine peer runs
+    on exactly what the workers read."""
+    frame = dd.from_pandas(edges, npartitions=min(partitions, max(len(edges), 1)), sort=False)
+    return frame, frame.compute()
+
+
+def _strings_as_objects(frame):
+    """String columns as object columns: Dask stores strings in its own string
+    dtype (``dataframe.convert-string``), whose flavour (NA or NaN missing
+    values) depends on how a frame was made; the strings themselves must match."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or isinstance(out[column].dtype, pd.StringDtype):
+            out[column] = out[column].astype(object).where(out[column].notna(), None)
+    return out
+
+
+def same(distributed_result, single_result):
+    """Equal frames: the same rows, values, dtypes (strings: values) and index 0..n-1."""
+    pd.testing.assert_frame_equal(_strings_as_objects(distributed_result.compute()),
+                                  _strings_as_objects(single_result))
+
+
+def singleton_parts(vertices):
+    """A partition with a few communities and some ties of labels."""
+    ids = pd.Series(vertices).reset_index(drop=True)
+    return pd.DataFrame({"vertex": ids, "community": np.arange(len(ids)) % 3})
+
+
+@settings(max_examples=8, deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(), partitions=st.sampled_from(PARTITIONS),
+       b=st.sampled_from([0, 1, 2, 3, 1000]))
+def test_every_function_equals_the_single_machine_call(client, edges, partitions, b):
+    frame, edges = dask_frame(edges, partitions)
+    single = cm.suitor_matching(edges, backend="cpu")
+    assert_equal_matchings(single, greedy_matching(edges["src"], edges["dst"], edges["weight"]))
+    same(cm.suitor_matching(frame), single)
+    graph = cm.dask.DistributedGraph(frame)  # built once, reused below
+    same(cm.locally_dominant_matching(graph), single)
+    expected = cm.b_suitor_matching(edges, b=b, backend="cpu")
+    assert sorted(zip(expected["src"], expected["dst"])) == \
+        [(lo, hi) for lo, hi, _ in greedy_b_matching(edges["src"], edges["dst"],
+                                                      edges["weight"], b)]
+    same(cm.b_suitor_matching(graph, b=b), expected)
+    parts = singleton_parts(single["vertex"])
+    if cm.Graph(edges, backend="cpu").num_edges or len(edges):
+        try:
+            q = cm.modularity(edges, parts)
+        except ValueError as err:  # only self-loops of weight 0 cannot happen: weights > 0
+            pytest.fail(str(err))
+        assert cm.modularity(graph, parts) == pytest.approx(q, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=5, deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(max_vertices=30, max_edges=80),
+       partitions=st.sampled_from(PARTITIONS), data=st.data())
+def test_per_vertex_capacities(client, edges, partitions, data):
+    vertices = sorted(set(edges["src"]) | set(edges["dst"]))
+    b = pd.Series({v: data.draw(st.sampled_from([0, 1, 2, 3, 10**6])) for v in vertices})
+    frame, edges = dask_frame(edges, partitions)
+    same(cm.b_suitor_matching(frame, b=b), cm.b_suitor_matching(edges, b=b, backend="cpu"))
+
+
+@pytest.mark.parametrize("partitions", PARTITIONS)
+@pytest.mark.parametrize("algorithm", MATCHINGS)
+def test_partition_counts_with_string_ids_and_ties(client, algorithm, partitions):
+    rng = np.random.default_rng(partitions)
+    ids = [f"v{i:03d}" for i in rng.permutation(120)]
+    edges = pd.DataFrame({"src": [ids[i] for i in rng.integers(0, 120, 400)],
+                          "dst": [ids[i] for i in rng.integers(0, 120, 400)],
+                          "weight": rng.choice([1.0, 2.0], 400)})
+    frame, edges = dask_frame(edges, partitions)
+    same(MATCHINGS[algorithm](frame), MATCHINGS[algorithm](edges, backend="cpu"))
+
+
+def weighted(path, how, seed=20261123):
+    edges, _ = read_graph(path)
+    if how == "random":
+        edges["weight"] = (1.0 - np.random.default_rng(seed).random(len(edges))).astype(np.float32)
+    elif how == "equal" or "weight" not in edges:
+        edges["weight"] = 1.0
+    return edges
+
+
+@needs_shared
+@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+def test_real_graphs(client, path):
+    frame, edges = dask_frame(weighted(path, "random"), 3)
+    graph = cm.dask.DistributedGraph(frame)
+    result, stats = cm.suitor_matching(graph, return_stats=True)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    same(cm.b_suitor_matching(graph, b=2), cm.b_suitor_matching(edges, b=2, backend="cpu"))
+    parts = singleton_parts(result.compute()["vertex"])
+    assert cm.modularity(graph, parts) == pytest.approx(cm.modularity(edges, parts), rel=1e-9)
+    # the bound of the README: at most 6 words of 4 bytes per cut edge in all
+    cut = graph.stats["cut_edges"]
+    assert stats["bytes_moved"] <= 24 * cut
+    assert stats["rounds"] <= 6 * cut + 1
+
+
+@needs_shared
+@pytest.mark.parametrize("path", GRAPHS[:3], ids=lambda p: p.stem)
+def test_real_graphs_all_equal_weights(client, path):
+    frame, edges = dask_frame(weighted(path, "equal"), 2)
+    same(cm.locally_dominant_matching(frame),
+         cm.locally_dominant_matching(edges, backend="cpu"))
+
+
+@needs_shared
+@pytest.mark.parametrize("path", CUGRAPH_INPUTS, ids=lambda p: p.name)
+def test_cugraph_awkward_inputs(client, path):
+    """String ids, self-loops, multi-edges, one-direction edges."""
+    frame, edges = dask_frame(read_graph(path)[0], 3)
+    same(cm.suitor_matching(frame), cm.suitor_matching(edges, backend="cpu"))
+
+
+def test_long_path_with_monotone_weights_is_the_worst_case(client):
+    """A path whose consecutive vertices alternate between the two workers,
+    weights rising along it: every displacement crosses a worker, so the
+    supersteps grow with the path (the README's worst case), within the
+    bound of six messages per cut edge."""
+    n = 40
+    order = [i // 2 if i % 2 == 0 else n // 2 + i // 2 for i in range(n)]  # 0, 20, 1, 21, ...
+    edges = pd.DataFrame({"src": order[:-1], "dst": order[1:],
+                          "weight": np.arange(1.0, n)})
+    result, stats = cm.suitor_matching(dask_frame(edges, 2)[0], return_stats=True)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    cut = stats["build"]["cut_edges"]
+    assert cut >= n // 2  # the ranges come from a sample of ids: most path edges cross
+    assert stats["rounds"] >= n // 2
+    assert stats["rounds"] <= 6 * cut + 1
+    assert sum(stats["messages_per_round"]) <= 6 * cut
+
+
+@needs_shared
+def test_worker_memory_stays_near_its_share(client):
+    """A worker keeps only its own vertices' rows (a cut edge once, in its
+    owned end's row), so its rows are about half of the graph's whatever the
+    cut, and its part is linear in them plus a fixed cost per cut edge and
+    per ghost."""
+    edges = weighted(SHARED_DATA / "graphs" / "wing.mtx", "random")
+    whole = cm.Graph(edges, backend="cpu")
+    graph = cm.dask.DistributedGraph(dask_frame(edges, 4)[0])
+    assert graph.num_edges == whole.num_edges
+    assert graph.stats["cut_edges"] > 0.3 * graph.num_edges  # no locality to lean on
+    # a worker's rows are its share: every edge at one of its vertices, once
+    stats = graph.stats
+    assert max(stats["row_entries"]) <= 0.6 * 2 * graph.num_edges
+    # and its part is linear in that share: per row entry the neighbour, the
+    # key and the cut edge (12 B); per cut edge its ends, key and pair (20 B);
+    # per local vertex its id, owner and row start (24 B); the weight table
+    for k, size in enumerate(stats["part_bytes"]):
+        assert size <= 12 * stats["row_entries"][k] + 20 * stats["cut_per_worker"][k] + \
+            24 * stats["local_vertices"][k] + stats["weight_table_bytes"][k] + 1024
+    assert max(stats["part_bytes"]) <= 0.6 * sum(stats["part_bytes"])
+
+
+def frame5(**columns):
+    base = {"src": [0, 1, 2, 3, 4], "dst": [1, 2, 3, 4, 0], "weight": [1.0, 2.0, 3.0, 4.0, 5.0]}
+    base.update(columns)
+    return pd.DataFrame(base, index=[10, 20, 30, 40, 50])
+
+
+BAD_FRAMES = {
+    "null_src": frame5(src=[0, None, 2, None, 4]),
+    "null_dst": frame5(dst=[1, 2, None, 4, None]),
+    "nan": frame5(weight=[1.0, np.nan, 3.0, 4.0, np.nan]),
+    "inf": frame5(weight=[1.0, 2.0, np.inf, 4.0, -np.inf]),
+    "zero_and_negative": frame5(weight=[1.0, 0.0, 3.0, -4.0, -1.0]),
+    "int_non_positive": frame5(weight=[1, 2, 0, 4, -5]),
+    "string_weights": frame5(weight=["a", "b", "c", "d", "e"]),
+    "mixed_ids": frame5(src=[0, "a", 2, "b", 4]),
+    "empty": frame5().iloc[:0],
+}
+
+
+def error_of(call):
+    with pytest.raises((ValueError, TypeError)) as info:
+        call()
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("partitions", [1, 3])
+@pytest.mark.parametrize("case", BAD_FRAMES)
+def test_bad_input_gives_the_single_machine_error(client, case, partitions):
+    edges = BAD_FRAMES[case]
+    expected = error_of(lambda: cm.suitor_matching(edges, backend="cpu"))
+    frame = dd.from_pandas(edges, npartitions=partitions, sort=False) if len(edges) else \
+        dd.from_pandas(edges, npartitions=1)
+    assert error_of(lambda: cm.suitor_matching(frame)) == expected
+    assert error_of(lambda: cm.b_suitor_matching(frame, b=2)) == \
+        error_of(lambda: cm.b_suitor_matching(edges, b=2, backend="cpu"))
+
+
+@pytest.mark.parametrize("kwargs", [{"source": "a"}, {"destination": "b"},
+                                    {"weight": "w"}])
+def test_missing_columns(client, kwargs):
+    edges = frame5()
+    frame = dd.from_pandas(edges, npartitions=2)
+    assert error_of(lambda: cm.suitor_matching(frame, **kwargs)) == \
+        error_of(lambda: cm.suitor_matching(edges, backend="cpu", **kwargs))
+
+
+BAD_CAPACITIES = {
+    "negative": -1,
+    "float": 1.5,
+    "attribute": "capacity",
+    "unknown_vertex": pd.Series({0: 1, 1: 1, 2: 1, 3: 1, 4: 1, 99: 2, 77: 1}),
+    "lacking_vertex": pd.Series({0: 1, 1: 1, 3: 1}),
+    "negative_value": pd.Series({0: 1, 1: -1, 2: 1, 3: 1, 4: -2}),
+    "null_value": pd.Series({0: 1, 1: None, 2: 1, 3: 1, 4: 1}),
+    "frame_without_b": pd.DataFrame({"vertex": [0, 1, 2, 3, 4]}),
+}
+
+
+@pytest.mark.parametrize("case", BAD_CAPACITIES)
+def test_bad_capacities_give_the_single_machine_error(client, case):
+    edges = frame5()
+    frame = dd.from_pandas(edges, npartitions=2)
+    b = BAD_CAPACITIES[case]
+    assert error_of(lambda: cm.b_suitor_matching(frame, b=b)) == \
+        error_of(lambda: cm.b_suitor_matching(edges, b=b, backend="cpu"))
+
+
+BAD_PARTITIONS = {
+    "unknown_vertex": pd.DataFrame({"vertex": [0, 1, 2, 3, 4, 9, 8], "community": [0] * 7}),
+    "lacking_vertex": pd.DataFrame({"vertex": [0, 1, 3], "community": [0, 1, 1]}),
+    "repeated_vertex": pd.DataFrame({"vertex": [0, 1, 2, 3, 4, 4], "community": [0] * 6}),
+    "null_community": pd.DataFrame({"vertex": [0, 1, 2, 3, 4],
+                                    "community": [0, None, 1, 1, 1]}),
+    "no_community_column": pd.DataFrame({"vertex": [0, 1, 2, 3, 4]}),
+}
+
+
+@pytest.mark.parametrize("case", BAD_PARTITIONS)
+def test_bad_partitions_give_the_single_machine_error(client, case):
+    edges = frame5()
+    frame = dd.from_pandas(edges, npartitions=2)
+    parts = BAD_PARTITIONS[case]
+    assert error_of(lambda: cm.modularity(frame, parts)) == \
+        error_of(lambda: cm.modularity(edges, parts))
+
+
+def test_modularity_keeps_self_loops_and_resolution(client):
+    edges = pd.DataFrame({"src": [0, 0, 1, 3, 3, 4, 2, 5, 5], "dst": [1, 2, 2, 4, 5, 5, 3, 5, 5],
+                          "weight": [1.0, 2.0, 1.0, 3.0, 1.0, 1.0, 0.5, 2.0, 4.0]})
+    parts = pd.DataFrame({"vertex": range(6), "community": ["a", "a", "a", "b", "b", "b"]})
+    frame = dd.from_pandas(edges, npartitions=3)
+    for gamma in (0.5, 1.0, 2.0):
+        assert cm.modularity(frame, parts, resolution=gamma) == \
+            pytest.approx(cm.modularity(edges, parts, resolution=gamma), rel=1e-12)
+
+
+def test_other_functions_refuse_a_dask_frame(client):
+    frame = dd.from_pandas(frame5(), npartitions=2)
+    with pytest.raises(TypeError, match=r"Dask input.*\.compute\(\)"):
+        cm.louvain(frame)
+
+
+def test_return_stats_is_for_dask_inputs():
+    with pytest.raises(ValueError, match="Dask"):
+        cm.suitor_matching(frame5(), backend="cpu", return_stats=True)
+
+
+def test_result_is_partitioned_by_vertex_with_known_divisions(client):
+    edges = pd.DataFrame({"src": np.arange(200), "dst": (np.arange(200) * 7 + 3) % 200,
+                          "weight": np.arange(200, dtype=np.float64) % 5 + 1})
+    result = cm.suitor_matching(dd.from_pandas(edges, npartitions=3))
+    assert result.npartitions == 2 and result.known_divisions
+    pieces = [result.get_partition(i).compute() for i in range(result.npartitions)]
+    assert pieces[0]["vertex"].max() < pieces[1]["vertex"].min()
+    assert all(p["vertex"].is_monotonic_increasing for p in pieces)
+
+
+def test_example_runs():
+    """examples/dask_matching.py runs (on pandas-backed Dask here) and finds
+    its distributed results equal to the single-machine ones."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "dask_matching.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.count("same as one machine: True") == 2
