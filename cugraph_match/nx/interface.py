@@ -1,0 +1,229 @@
+"""The object NetworkX loads for ``backend="cugraph_match"`` (entry point
+``networkx.backends``): conversions, ``can_run``/``should_run`` and one
+attribute per dispatched function, under NetworkX's dispatch name.
+
+NetworkX calls a backend function with the arguments of its own signature
+(bound, defaults applied), the graph replaced by the converted
+:class:`~cugraph_match.nx.graph.NxGraph`.  A NotImplementedError raised by a
+function or by the conversion sends the call back to NetworkX when fallback
+is on (``nx.config.fallback_to_nx`` or a backend priority list that reaches
+NetworkX).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from . import community as _community
+from . import matching as _matching
+from .graph import BACKEND_NAME, NxGraph, from_networkx, to_networkx
+
+# Below this many edges NetworkX's pure-Python loops finish before our
+# conversion and kernel launch would (measured: benchmarks/bench_networkx.py,
+# see SMALL_GRAPH_NOTE); automatic dispatch leaves such graphs to NetworkX.
+SMALL_GRAPH_EDGES = {
+    "maximal_matching": 300,
+    "min_maximal_matching": 300,
+    "is_maximal_matching": 300,
+    "louvain_communities": 100,
+    "louvain_partitions": 100,
+    "modularity": 300,
+    "partition_quality": 300,
+    "is_partition": 10**18,  # NetworkX reads only the partition: never worth converting
+}
+
+DECLINED = {
+    "max_weight_matching": (
+        "max_weight_matching is exact (Edmonds' blossom algorithm); cugraph_match has only the "
+        "greedy 1/2-approximation (suitor_matching), so NetworkX must compute it"),
+    "min_weight_matching": (
+        "min_weight_matching is exact (a maximum-weight matching underneath); cugraph_match has "
+        "only the greedy 1/2-approximation, so NetworkX must compute it"),
+}
+
+
+def _device() -> str:
+    """``nx.config.backends.cugraph_match.device``: "auto", "cpu" or "gpu"."""
+    import networkx as nx
+
+    config = getattr(nx.config.backends, BACKEND_NAME, None)
+    device = getattr(config, "device", "auto") if config is not None else "auto"
+    if device not in ("auto", "cpu", "gpu"):
+        raise ValueError(f"nx.config.backends.{BACKEND_NAME}.device must be 'auto', 'cpu' or "
+                         f"'gpu', got {device!r}")
+    return device
+
+
+def _graph_argument(args, kwargs):
+    return args[0] if args else kwargs.get("G")
+
+
+def _argument(name: str, position: int, args, kwargs, default):
+    if len(args) > position:
+        return args[position]
+    return kwargs.get(name, default)
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def _weight_reason(weight) -> str | None:
+    if weight is None or isinstance(weight, str):
+        return None
+    return (f"weight={weight!r}: cugraph_match takes an edge attribute name (or None), "
+            f"not a callable or other object")
+
+
+def _number_of_edges(G) -> int:
+    try:
+        return int(G.number_of_edges())
+    except Exception:  # pragma: no cover - a graph-like object without it
+        return 0
+
+
+class BackendInterface:
+    """NetworkX's view of the backend (see :mod:`cugraph_match.nx`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(5)
+    >>> sorted(nx.maximal_matching(G, backend="cugraph_match")) == sorted(nx.maximal_matching(G))
+    True
+    >>> nx.max_weight_matching(G, backend="networkx") == nx.max_weight_matching(G)
+    True
+    >>> BackendInterface.can_run("max_weight_matching", (G,), {}).startswith("max_weight_matching is exact")
+    True
+    """
+
+    # -- conversions ----------------------------------------------------------
+
+    @staticmethod
+    def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                        preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                        graph_name=None) -> NxGraph:
+        """A NetworkX graph as an :class:`NxGraph` holding at most one edge attribute.
+
+        ``edge_attrs`` is NetworkX's ``{attribute: default}`` for the call;
+        node attributes are never needed by the dispatched functions.
+        """
+        if isinstance(G, NxGraph):
+            return G
+        if preserve_edge_attrs is True or (edge_attrs is not None and len(edge_attrs) > 1):
+            raise NotImplementedError(
+                f"{name}: cugraph_match keeps at most one edge attribute, not all of them")
+        weight, default = (None, 1) if not edge_attrs else next(iter(edge_attrs.items()))
+        return from_networkx(G, weight=weight, default=default,
+                             keep_graph_attrs=bool(preserve_graph_attrs))
+
+    @staticmethod
+    def convert_to_nx(obj, *, name=None):
+        """Results are NetworkX's own types already; a backend graph becomes a NetworkX graph."""
+        if isinstance(obj, NxGraph):
+            return to_networkx(obj)
+        return obj
+
+    # -- whether to run ---------------------------------------------------------
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        """True, or the reason this backend cannot run ``name`` with these arguments."""
+        if name in DECLINED:
+            return DECLINED[name]
+        G = _graph_argument(args, kwargs)
+        if name in ("maximal_matching", "min_maximal_matching") and G is not None:
+            if G.is_directed() or G.is_multigraph():
+                return (f"{name} is defined for undirected simple graphs (NetworkX raises "
+                        f"NetworkXNotImplemented for this one)")
+        if name == "is_maximal_matching" and G is not None and G.is_multigraph():
+            return _matching.MULTIGRAPH_MAXIMALITY
+        if name in ("louvain_communities", "louvain_partitions"):
+            if G is not None and G.is_directed():
+                return (f"{name} on a directed graph optimises directed modularity (Dugué & "
+                        f"Perez), which cugraph_match's Louvain kernels do not")
+            weight = _argument("weight", 1, args, kwargs, "weight")
+            resolution = _argument("resolution", 2, args, kwargs, 1)
+            threshold = _argument("threshold", 3, args, kwargs, 1e-7)
+            if (reason := _weight_reason(weight)) is not None:
+                return reason
+            if not _is_real(resolution):
+                return f"resolution={resolution!r} is not a finite real number"
+            if not _is_real(threshold):
+                return f"threshold={threshold!r} is not a finite real number"
+        if name == "modularity":
+            weight = _argument("weight", 2, args, kwargs, "weight")
+            resolution = _argument("resolution", 3, args, kwargs, 1)
+            if (reason := _weight_reason(weight)) is not None:
+                return reason
+            if not isinstance(resolution, numbers.Real):
+                return f"resolution={resolution!r} is not a real number"
+        return True
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        """True, or why NetworkX itself is expected to be faster (automatic dispatch only)."""
+        G = _graph_argument(args, kwargs)
+        if isinstance(G, NxGraph):
+            return True
+        if name in ("is_matching", "is_perfect_matching"):
+            cache = getattr(G, "__networkx_cache__", None) or {}
+            if not cache.get("backends", {}).get(BACKEND_NAME):
+                return (f"{name} in NetworkX reads only the matching's edges; converting the "
+                        f"whole graph costs more unless it is already converted")
+        limit = SMALL_GRAPH_EDGES.get(name, 0)
+        if G is not None and _number_of_edges(G) < limit:
+            return f"small graph (< {limit} edges): NetworkX is faster than converting it"
+        return True
+
+    # -- the NetworkX test suite -------------------------------------------------
+
+    @staticmethod
+    def on_start_tests(items):
+        """Mark the tests of NetworkX's suite that assert NetworkX's exact output
+        where this backend legitimately differs (see :mod:`cugraph_match.nx.xfails`)."""
+        from .xfails import mark_expected_failures
+
+        mark_expected_failures(items)
+
+    # -- the dispatched functions (NetworkX's names and signatures) ---------------
+
+    @staticmethod
+    def maximal_matching(G):
+        return _matching.maximal_matching(G, device=_device())
+
+    @staticmethod
+    def min_maximal_matching(G):
+        return _matching.min_maximal_matching(G, device=_device())
+
+    is_matching = staticmethod(_matching.is_matching)
+    is_maximal_matching = staticmethod(_matching.is_maximal_matching)
+    is_perfect_matching = staticmethod(_matching.is_perfect_matching)
+
+    @staticmethod
+    def max_weight_matching(G, maxcardinality=False, weight="weight"):
+        raise NotImplementedError(DECLINED["max_weight_matching"])
+
+    @staticmethod
+    def min_weight_matching(G, weight="weight"):
+        raise NotImplementedError(DECLINED["min_weight_matching"])
+
+    @staticmethod
+    def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001,
+                            max_level=None, seed=None):
+        return _community.louvain_communities(G, weight, resolution, threshold, max_level,
+                                              seed, device=_device())
+
+    @staticmethod
+    def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None):
+        return _community.louvain_partitions(G, weight, resolution, threshold, seed,
+                                             device=_device())
+
+    modularity = staticmethod(_community.modularity)
+    partition_quality = staticmethod(_community.partition_quality)
+    is_partition = staticmethod(_community.is_partition)
+
+
+backend_interface = BackendInterface()
