@@ -5,8 +5,10 @@
 is the greedy matching in that edge order.  Giving each edge the weight
 ``m - (its place in G.edges())`` makes that order the heaviest-first order,
 and for distinct weights the greedy matching is unique and is what
-:func:`cugraph_match.suitor_matching`'s Suitor kernels compute, on the GPU or
-the CPU.
+:func:`cugraph_match.suitor_matching`'s Suitor kernels compute: the GPU path.
+On the CPU one sequential pass over the pairs in that order computes it
+directly (no sort; ``matching_cpu.py``); tests check both against NetworkX
+and against a direct ``cm.suitor_matching`` call.
 
 The three checks follow NetworkX's loop over the matching's edges exactly —
 the first edge that fails decides, and it fails on the first of: not a
@@ -48,33 +50,42 @@ def _refuse_directed_or_multigraph(graph: NxGraph) -> None:
 def greedy_pairs(graph: NxGraph, device: str = "auto") -> tuple[np.ndarray, np.ndarray]:
     """Node positions ``(lo, hi)`` of the pairs NetworkX's ``maximal_matching`` picks.
 
-    The edges, weighted by their place in ``G.edges()`` (first = heaviest),
-    go through :func:`cugraph_match.suitor_matching`'s kernels on ``device``.
+    On the GPU the edges, weighted by their place in ``G.edges()`` (first =
+    heaviest), go through :func:`cugraph_match.suitor_matching`'s kernels; on
+    the CPU one sequential pass in that order
+    (:func:`~cugraph_match.nx.matching_cpu.greedy_matching_in_order`) is the
+    same greedy matching without the sort.
     """
-    from ..matching.suitor import suitor_mates
-    from ..structure.backend import to_backend
+    from ..structure.backend import resolve_backend, to_backend
 
     n = len(graph.nodes)
-    proper = graph.src != graph.dst
-    if n == 0 or not proper.any():
+    if n == 0 or not (graph.src != graph.dst).any():
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    prepared = graph.cached(("edge_order", device), lambda: _edge_order_graph(graph, device))
-    mate, _ = suitor_mates(prepared, weighted=True)
-    mate = to_backend(mate, np).astype(np.int64)
+    backend = resolve_backend(device)
+    if backend.name == "gpu":
+        from ..matching.suitor import suitor_mates
+
+        prepared = graph.cached(("edge_order", backend.name),
+                                lambda: _edge_order_graph(graph, backend))
+        mate, _ = suitor_mates(prepared, weighted=True)
+        mate = to_backend(mate, np).astype(np.int64)
+    else:
+        from .matching_cpu import greedy_matching_in_order
+
+        mate = greedy_matching_in_order(graph.src, graph.dst, n)
     lo = np.flatnonzero(mate > np.arange(n))
     return lo, mate[lo]
 
 
-def _edge_order_graph(graph: NxGraph, device: str):
+def _edge_order_graph(graph: NxGraph, backend):
     """A ``cm.Graph`` whose edge weights are ``m - place in G.edges()`` (int64: exact)."""
     import pandas as pd
 
-    from ..structure.backend import resolve_backend, to_backend
+    from ..structure.backend import to_backend
     from ..structure.edges import undirected_edges
     from ..structure.graph import Graph
 
-    backend = resolve_backend(device)
     xp = backend.xp
     m = graph.src.shape[0]
     order_weight = np.arange(m, 0, -1, dtype=np.int64)
@@ -93,7 +104,7 @@ def maximal_matching(G, *, device: str = "auto") -> set:
         Undirected, not a multigraph (NetworkX raises NetworkXNotImplemented
         otherwise, and so does this).
     device : {"auto", "cpu", "gpu"}
-        Where the Suitor kernels run (the backend passes
+        GPU: Suitor kernels; CPU: one greedy pass (the backend passes
         ``nx.config.backends.cugraph_match.device``).
 
     Returns
