@@ -77,6 +77,12 @@ def _weight_reason(weight) -> str | None:
             f"not a callable or other object")
 
 
+def _is_graph(G) -> bool:
+    import networkx as nx
+
+    return isinstance(G, (nx.Graph, NxGraph))
+
+
 def _number_of_edges(G) -> int:
     try:
         return int(G.number_of_edges())
@@ -112,6 +118,9 @@ class BackendInterface:
         """
         if isinstance(G, NxGraph):
             return G
+        if not _is_graph(G):
+            raise NotImplementedError(f"{name}: cannot convert a {type(G).__name__}, "
+                                      f"which is not a NetworkX graph")
         if preserve_edge_attrs is True or (edge_attrs is not None and len(edge_attrs) > 1):
             raise NotImplementedError(
                 f"{name}: cugraph_match keeps at most one edge attribute, not all of them")
@@ -134,6 +143,9 @@ class BackendInterface:
         if name in DECLINED:
             return DECLINED[name]
         G = _graph_argument(args, kwargs)
+        if G is not None and not _is_graph(G):
+            # NetworkX's own tests call is_partition(G.nodes(), ...), for one
+            return f"G is a {type(G).__name__}, not a NetworkX graph"
         if name in ("maximal_matching", "min_maximal_matching") and G is not None:
             if G.is_directed() or G.is_multigraph():
                 return (f"{name} is defined for undirected simple graphs (NetworkX raises "
