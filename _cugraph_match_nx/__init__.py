@@ -76,7 +76,8 @@ def get_info() -> dict:
         "package": "cugraph_match",
         "short_summary": "Matching and Louvain on the GPU (CuPy + numba.cuda) or the CPU (numba).",
         "functions": {name: {"additional_docs": docs} for name, docs in _FUNCTIONS.items()},
-        # ``nx.config.backends.cugraph_match.device``: "auto" (GPU when usable),
-        # "cpu" or "gpu"; read on every call, so it may change between calls.
-        "default_config": {"device": "auto"},
+        # ``nx.config.backends.cugraph_match``, read on every call:
+        # device: "auto" (the GPU when usable), "cpu" or "gpu";
+        # threads: Numba's CPU threads, "auto" (one below a million edges) or a number.
+        "default_config": {"device": "auto", "threads": "auto"},
     }

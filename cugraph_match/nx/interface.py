@@ -14,24 +14,31 @@ from __future__ import annotations
 
 import math
 import numbers
+from contextlib import contextmanager
 
 from . import community as _community
 from . import matching as _matching
 from .graph import BACKEND_NAME, NxGraph, from_networkx, to_networkx
 
-# Below this many edges NetworkX's pure-Python loops finish before our
-# conversion and kernel launch would (measured: benchmarks/bench_networkx.py,
-# see SMALL_GRAPH_NOTE); automatic dispatch leaves such graphs to NetworkX.
+# Automatic dispatch (``NETWORKX_BACKEND_PRIORITY``) leaves graphs below these
+# sizes to NetworkX: there its pure-Python loop finishes before our conversion
+# (a pass over the adjacency dicts) and kernels.  Measured whole calls,
+# conversion included, on the 2-core test machine (2026-11-23): Louvain wins
+# from ~50 edges (karate 1.7x), modularity from ~300, maximal_matching,
+# is_maximal_matching and partition_quality, single passes in NetworkX too,
+# from ~1,000 (1.4-1.7x at 3,000 edges).
 SMALL_GRAPH_EDGES = {
-    "maximal_matching": 300,
-    "min_maximal_matching": 300,
-    "is_maximal_matching": 300,
-    "louvain_communities": 100,
-    "louvain_partitions": 100,
+    "louvain_communities": 50,
+    "louvain_partitions": 50,
     "modularity": 300,
-    "partition_quality": 300,
-    "is_partition": 10**18,  # NetworkX reads only the partition: never worth converting
+    "maximal_matching": 1_000,
+    "min_maximal_matching": 1_000,
+    "is_maximal_matching": 1_000,
+    "partition_quality": 1_000,
 }
+# NetworkX reads only the matching's (or the partition's) nodes for these;
+# converting the whole graph pays only when it is converted already.
+READS_ONLY_ITS_ARGUMENT = {"is_matching", "is_perfect_matching", "is_partition"}
 
 DECLINED = {
     "max_weight_matching": (
@@ -43,16 +50,60 @@ DECLINED = {
 }
 
 
-def _device() -> str:
-    """``nx.config.backends.cugraph_match.device``: "auto", "cpu" or "gpu"."""
+# The CPU Louvain's move phases are sequential; its row builds and contractions
+# run Numba parallel regions, whose start costs more than they save on small
+# graphs: karate-sized graphs took 400 ms with 2 threads and 2 ms with one on
+# the 2-core test machine under load, R-MAT 16 (0.9 M edges) 2.4 s and 2.0 s.
+SINGLE_THREAD_BELOW_EDGES = 1_000_000
+
+
+def _config(key: str, default):
     import networkx as nx
 
     config = getattr(nx.config.backends, BACKEND_NAME, None)
-    device = getattr(config, "device", "auto") if config is not None else "auto"
+    return getattr(config, key, default) if config is not None else default
+
+
+def _device() -> str:
+    """``nx.config.backends.cugraph_match.device``: "auto", "cpu" or "gpu"."""
+    device = _config("device", "auto")
     if device not in ("auto", "cpu", "gpu"):
         raise ValueError(f"nx.config.backends.{BACKEND_NAME}.device must be 'auto', 'cpu' or "
                          f"'gpu', got {device!r}")
     return device
+
+
+@contextmanager
+def _cpu_threads(G):
+    """Numba's thread count for one call: ``nx.config.backends.cugraph_match.threads``
+    ("auto": one thread below :data:`SINGLE_THREAD_BELOW_EDGES` edges, else
+    Numba's default; or a number)."""
+    threads = _config("threads", "auto")
+    if threads == "auto":
+        threads = 1 if _number_of_edges(G) < SINGLE_THREAD_BELOW_EDGES else None
+    if threads is None:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def _steps_with(context, generator):
+    """``generator``'s items, each computed inside ``context()`` (and the caller's
+    code between them outside it)."""
+    while True:
+        with context():
+            try:
+                item = next(generator)
+            except StopIteration:
+                return
+        yield item
 
 
 def _graph_argument(args, kwargs):
@@ -180,10 +231,10 @@ class BackendInterface:
         G = _graph_argument(args, kwargs)
         if isinstance(G, NxGraph):
             return True
-        if name in ("is_matching", "is_perfect_matching"):
+        if name in READS_ONLY_ITS_ARGUMENT:
             cache = getattr(G, "__networkx_cache__", None) or {}
             if not cache.get("backends", {}).get(BACKEND_NAME):
-                return (f"{name} in NetworkX reads only the matching's edges; converting the "
+                return (f"{name} in NetworkX reads only its argument's nodes; converting the "
                         f"whole graph costs more unless it is already converted")
         limit = SMALL_GRAPH_EDGES.get(name, 0)
         if G is not None and _number_of_edges(G) < limit:
@@ -225,13 +276,16 @@ class BackendInterface:
     @staticmethod
     def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001,
                             max_level=None, seed=None):
-        return _community.louvain_communities(G, weight, resolution, threshold, max_level,
-                                              seed, device=_device())
+        with _cpu_threads(G):
+            return _community.louvain_communities(G, weight, resolution, threshold, max_level,
+                                                  seed, device=_device())
 
     @staticmethod
     def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None):
-        return _community.louvain_partitions(G, weight, resolution, threshold, seed,
-                                             device=_device())
+        with _cpu_threads(G):
+            levels = _community.louvain_partitions(G, weight, resolution, threshold, seed,
+                                                   device=_device())
+        return _steps_with(lambda: _cpu_threads(G), levels)
 
     modularity = staticmethod(_community.modularity)
     partition_quality = staticmethod(_community.partition_quality)
