@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import warnings
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
@@ -444,3 +445,26 @@ def test_gpu_kernels_simulated(G):
     if G.number_of_edges():
         parts = nx_community.louvain_communities(G, seed=1, device="gpu")
         assert nx.community.is_partition(G, parts, backend="networkx")
+
+
+def test_expected_failures_marked_only_where_listed():
+    """The on_start_tests hook marks the listed NetworkX tests for the device, with reasons."""
+    from cugraph_match.nx.xfails import EXPECTED_FAILURES, mark_expected_failures
+
+    class Item:
+        def __init__(self, module, name):
+            self.module = SimpleNamespace(__name__=module)
+            self.name = self.originalname = name
+            self.markers = []
+
+        def add_marker(self, marker):
+            self.markers.append(marker)
+
+    louvain = "networkx.algorithms.community.tests.test_louvain"
+    items = [Item(louvain, "test_karate_club_partition"), Item(louvain, "test_max_level")]
+    mark_expected_failures(items, device="cpu")
+    assert not items[0].markers and not items[1].markers
+    mark_expected_failures(items, device="gpu")
+    assert [m.kwargs["reason"] for m in items[0].markers] == \
+        [EXPECTED_FAILURES["gpu"][(louvain, "test_karate_club_partition")]]
+    assert not items[1].markers
