@@ -382,6 +382,7 @@ def main(argv=None) -> int:
 
     started = _dt.datetime.now(_dt.timezone.utc)
     load_start = [round(x, 2) for x in os.getloadavg()]
+    code = git_state()  # the code measured: taken before the run, not after
     # warm-up: Numba compilation (or loading it from its cache) is not what we measure
     K = nx.karate_club_graph()
     nx.maximal_matching(K, backend=BACKEND)
@@ -414,7 +415,7 @@ def main(argv=None) -> int:
         "wall_s": (_dt.datetime.now(_dt.timezone.utc) - started).total_seconds(),
         "command": "python " + " ".join(shlex.quote(a) for a in
                                         [os.path.relpath(sys.argv[0], REPO), *sys.argv[1:]]),
-        "machine": machine(), "git": git_state(), "versions": versions(),
+        "machine": machine(), "git": code, "versions": versions(),
         "load_start": load_start, "load_end": [round(x, 2) for x in os.getloadavg()],
         "device": args.device, "repeat": args.repeat, "louvain_seed": args.louvain_seed,
         "nx_modularity_max_edges": args.nx_modularity_max_edges,
