@@ -3,12 +3,34 @@
 #   1. unit tests and doctests on the CPU backend (plus the PTX compile check;
 #      real-GPU tests skip themselves without a GPU);
 #   2. the simulator pass: the CUDA kernels run in Numba's CUDA simulator
-#      (NUMBA_ENABLE_CUDASIM=1) on small graphs.
+#      (NUMBA_ENABLE_CUDASIM=1) on small graphs;
+#   3. NetworkX's own tests of the functions the NetworkX backend implements
+#      (and of NetworkX algorithms that call them), run against the backend
+#      with fallback to NetworkX on, as nx-cugraph runs them
+#      (ci/nx_suite_report.py sorts the tests by whether they reached the backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== unit tests (CPU backend)"
-python -m pytest -q --doctest-modules cugraph_match tests "$@"
+python -m pytest -q --doctest-modules cugraph_match _cugraph_match_nx tests "$@"
 
 echo "== CUDA kernels in the Numba simulator"
 NUMBA_ENABLE_CUDASIM=1 python -m pytest -q -m cudasim tests "$@"
+
+echo "== NetworkX's test suite on the cugraph_match backend"
+NETWORKX_SUITE=(
+    networkx.algorithms.tests.test_matching
+    networkx.algorithms.approximation.tests.test_matching
+    networkx.algorithms.community.tests.test_louvain
+    networkx.algorithms.community.tests.test_quality
+    networkx.algorithms.community.tests.test_utils
+    # NetworkX algorithms that call the dispatched functions
+    networkx.algorithms.approximation.tests.test_dominating_set
+    networkx.algorithms.bipartite.tests.test_extendability
+    networkx.algorithms.community.tests.test_bipartitions
+    networkx.algorithms.community.tests.test_modularity_max
+    networkx.algorithms.minors.tests.test_contraction
+    networkx.algorithms.tests.test_regular
+)
+NETWORKX_TEST_BACKEND=cugraph_match NETWORKX_FALLBACK_TO_NX=True PYTHONPATH=ci \
+    python -m pytest -q -p nx_suite_report -p no:cacheprovider --pyargs "${NETWORKX_SUITE[@]}" "$@"

@@ -1,0 +1,83 @@
+"""NetworkX's ``networkx.backend_info`` entry point for the ``cugraph_match`` backend.
+
+NetworkX calls :func:`get_info` while ``import networkx`` runs, for every
+installed backend.  This module therefore lives outside the ``cugraph_match``
+package and imports nothing but the standard library: importing
+``cugraph_match`` would pull in NumPy, pandas and Numba on every
+``import networkx``.  The backend itself (``cugraph_match.nx``) is loaded
+only when a call is dispatched to it.
+"""
+
+from __future__ import annotations
+
+_DECLINED = (
+    "Declined: this is an exact algorithm (a maximum-weight matching) and "
+    "cugraph_match has no exact method, only the greedy 1/2-approximation "
+    "(``cugraph_match.suitor_matching``).  ``can_run`` refuses every call, "
+    "so NetworkX runs its own implementation (with ``fallback_to_nx`` or "
+    "``NETWORKX_BACKEND_PRIORITY``); ``backend='cugraph_match'`` raises "
+    "NotImplementedError."
+)
+
+_FUNCTIONS = {
+    "maximal_matching": (
+        "Exactly NetworkX's matching: the greedy matching that scans "
+        "``G.edges()`` in order, computed by the Suitor algorithm with each "
+        "edge's weight set to its place in that order.  Same set, same "
+        "``(u, v)`` orientation."
+    ),
+    "min_maximal_matching": (
+        "Returns exactly what NetworkX returns: ``maximal_matching(G)``, the "
+        "greedy maximal matching in ``G.edges()`` order (any maximal matching "
+        "is at most twice the minimum maximal matching)."
+    ),
+    "is_matching": "Vectorised check; NetworkX's order of checks and its exceptions.",
+    "is_maximal_matching": "Vectorised check; NetworkX's order of checks and its exceptions.",
+    "is_perfect_matching": "Vectorised check; NetworkX's order of checks and its exceptions.",
+    "max_weight_matching": _DECLINED,
+    "min_weight_matching": _DECLINED,
+    "louvain_communities": (
+        "cugraph_match's Louvain kernels (GPU: degree-bucketed move phase and "
+        "hash-based contraction; CPU: sequential moves in a seeded random order) "
+        "with NetworkX's level rules: each level moves vertices until a pass "
+        "moves none, levels stop when the gain is at most ``threshold``.  The "
+        "visiting order comes from ``seed`` but is not NetworkX's, so the "
+        "partition for a given seed differs from NetworkX's (equally valid).  "
+        "Directed graphs are declined (NetworkX uses directed modularity)."
+    ),
+    "louvain_partitions": "As ``louvain_communities``, one partition per level.",
+    "modularity": (
+        "Vectorised; directed graphs, multigraphs and self-loops as in NetworkX. "
+        "Sums are in a different order, so results may differ in the last bits."
+    ),
+    "partition_quality": "Vectorised; exact integer counts, so results equal NetworkX's.",
+    "is_partition": "Vectorised; NetworkX's semantics.",
+}
+
+
+def get_info() -> dict:
+    """What NetworkX shows about this backend (``networkx.utils.backends.backend_info``).
+
+    Returns
+    -------
+    dict
+        ``backend_name``, ``project``, ``package``, ``short_summary``,
+        ``default_config`` and, per dispatched function, ``additional_docs``.
+
+    Examples
+    --------
+    >>> info = get_info()
+    >>> info["backend_name"], "maximal_matching" in info["functions"]
+    ('cugraph_match', True)
+    """
+    return {
+        "backend_name": "cugraph_match",
+        "project": "cugraph_match",
+        "package": "cugraph_match",
+        "short_summary": "Matching and Louvain on the GPU (CuPy + numba.cuda) or the CPU (numba).",
+        "functions": {name: {"additional_docs": docs} for name, docs in _FUNCTIONS.items()},
+        # ``nx.config.backends.cugraph_match``, read on every call:
+        # device: "auto" (the GPU when usable), "cpu" or "gpu";
+        # threads: Numba's CPU threads, "auto" (one below a million edges) or a number.
+        "default_config": {"device": "auto", "threads": "auto"},
+    }
