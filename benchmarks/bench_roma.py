@@ -47,7 +47,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from numba import njit, prange
 
 REPO = Path(__file__).resolve().parents[1]

@@ -15,6 +15,7 @@ where every thread sees one coherent memory; ``nanosleep`` yields.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -146,11 +147,36 @@ _INTRINSICS = {
 }
 
 
-def install() -> None:
-    """Add the intrinsics to the simulator's fake ``cuda`` module (idempotent)."""
-    import sys
+def _run_recording_every_exception(self) -> None:
+    """``BlockThread.run`` that records every exception raised in a simulated thread.
 
+    The simulator's own ``run`` rebuilds the exception as ``type(e)(message)``
+    to prefix the thread's coordinates; for an exception whose constructor
+    takes other arguments (NumPy's ``_UFuncNoLoopError(ufunc, dtypes)``, say)
+    that rebuild raises in turn, the thread dies with ``exception`` unset,
+    and the launch returns as if the kernel had succeeded, with whatever its
+    outputs held.  Here the rebuild falls back to a ``RuntimeError`` naming
+    the original (chained), so the launch always raises.
+    """
+    try:
+        threading.Thread.run(self)
+    except BaseException as err:  # noqa: BLE001 - every kernel failure must surface
+        where = f"tid={list(self.threadIdx)} ctaid={list(self.blockIdx)}"
+        try:
+            rebuilt = type(err)(f"{where}: {err}" if str(err) else where)
+        except Exception:  # noqa: BLE001 - any constructor failure: fall back
+            rebuilt = RuntimeError(f"{where}: {type(err).__name__}: {err}")
+        rebuilt.__cause__ = err
+        self.exception = (rebuilt, sys.exc_info()[2])
+
+
+def install() -> None:
+    """Add the intrinsics to the simulator's fake ``cuda`` module and make every
+    exception inside a kernel fail its launch (idempotent)."""
+    from numba.cuda.simulator import kernel as simulator_kernel
     from numba.cuda.simulator.kernelapi import FakeCUDAModule
+
+    simulator_kernel.BlockThread.run = _run_recording_every_exception
 
     # Simulated threads hand the GIL to each other at every warp barrier; at
     # the default 5 ms switch interval a karate-sized kernel takes minutes.

@@ -88,3 +88,44 @@ def test_ballot_prefix_sum_compaction():
 def test_partial_mask_is_refused():
     with pytest.raises(NotImplementedError, match="partial-warp mask"):
         partial_mask[1, 32](np.zeros(32, dtype=np.int64))
+
+
+class _TwoArgumentError(Exception):
+    """An exception the simulator cannot rebuild as ``type(e)(message)``."""
+
+    def __init__(self, code, detail):
+        super().__init__(f"{code}: {detail}")
+
+
+@cuda.jit
+def add_without_a_loop(words, out):
+    # str + int64 arrays have no NumPy loop: _UFuncNoLoopError(ufunc, dtypes),
+    # whose constructor takes two arguments (the simulator runs the kernel
+    # body as Python, so array arithmetic reaches NumPy's ufuncs)
+    i = cuda.grid(1)
+    out[i] = np.add(np.full(1, "x"), np.full(1, words[i]))[0]
+
+
+@cuda.jit
+def raise_two_argument_error(out):
+    if cuda.grid(1) == 5:
+        raise _TwoArgumentError(7, "lane five")
+    out[cuda.grid(1)] = 1
+
+
+def test_a_ufunc_without_a_loop_fails_the_launch():
+    # the unpatched simulator swallowed this and returned `out` untouched
+    with pytest.raises(RuntimeError, match="UFuncTypeError: ufunc 'add' did not contain a loop"):
+        add_without_a_loop[1, 4](np.ones(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+def test_an_exception_the_simulator_cannot_rebuild_fails_the_launch():
+    expected = r"tid=\[5, 0, 0\].*_TwoArgumentError.*lane five"
+    with pytest.raises(RuntimeError, match=expected) as info:
+        raise_two_argument_error[1, 8](np.zeros(8, dtype=np.int64))
+    assert isinstance(info.value.__cause__, _TwoArgumentError)
+
+
+def test_ordinary_kernel_exceptions_keep_their_type():
+    with pytest.raises(IndexError, match=r"tid=\[\d+, 0, 0\]"):
+        butterfly_sum[1, 32](np.zeros(16, dtype=np.int64), np.zeros(32, dtype=np.int64))

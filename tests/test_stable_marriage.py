@@ -339,11 +339,14 @@ def test_bad_master_lists(orders, error, message):
 
 @pytest.mark.parametrize("capacity,error,message", [
     (-1, ValueError, "acceptor_capacity must be non-negative"),
-    (1.5, TypeError, "acceptor_capacity must be an int, a Series"),
+    (1.5, TypeError, "acceptor_capacity must be an integer"),
     (pd.Series([1], index=[1]), ValueError,
      r"acceptor_capacity gives no capacity for 1 acceptor\(s\) of the preferences; first is 2"),
-    (pd.Series([1, -2], index=[1, 2]), ValueError, r"1 negative capacity\(ies\); first is row 1"),
-    (pd.Series([1.0, 2.0], index=[1, 2]), TypeError, "capacities must be integers"),
+    (pd.Series([1, -2], index=[1, 2]), ValueError,
+     r"1 negative capacity value\(s\); first is row 1 \(acceptor=2, capacity=-2\)"),
+    (pd.Series([1.5, 2.0], index=[1, 2]), TypeError,
+     r"acceptor_capacity: 1 capacity value\(s\) are not integers; first is row 0"),
+    (pd.Series(["1", "2"], index=[1, 2]), TypeError, "capacity value"),
     (pd.Series([1, 2, 3], index=[1, 2, 1]), ValueError, "gives acceptor 1 more than one capacity"),
     (pd.DataFrame({"acceptor": [1, 2], "cap": [1, 1]}), ValueError,
      "acceptor_capacity has no column 'capacity'"),

@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 
 from ..structure.csr import neighbour_csr
-from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph
+from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, sum_safe
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
+from ..structure.validation import check_seed, numpy_seed
 from .modularity import _check_resolution, modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops
@@ -64,13 +65,15 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     seed : int
         Seed of the CPU's vertex visiting order (a random order per level,
         as in the original Louvain code); the result is deterministic for a
-        seed.  The GPU order is fixed by the degree buckets, and the GPU
-        result is the same on every run: it accumulates weights as int64
-        fixed-point numbers (the total degree scaled by a power of two to
-        just below 2**61), so its atomic sums are exact whatever order they
-        land in, and it sorts each contracted level into one canonical
-        order.  The rounding moves a weight by at most 2**-62 of the total;
-        one smaller than that counts as 0.
+        seed.  Any int is accepted on both backends (a negative one is taken
+        modulo 2**64); anything else raises a TypeError on both.  The GPU
+        order is fixed by the degree buckets, and the GPU result is the same
+        on every run: it accumulates weights as int64 fixed-point numbers
+        (the total degree scaled by a power of two to just below 2**61), so
+        its atomic sums are exact whatever order they land in, and it sorts
+        each contracted level into one canonical order.  The rounding moves
+        a weight by at most 2**-62 of the total; one smaller than that
+        counts as 0.
 
     Returns
     -------
@@ -106,15 +109,17 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     if isinstance(max_level, bool) or not isinstance(max_level, (int, np.integer)) \
             or max_level < 1:
         raise ValueError(f"max_level must be a positive int, got {max_level!r}")
+    seed = check_seed(seed)
     prepared = as_graph(graph, source, destination, weight, backend)
-    g = prepared.weighted_graph()
-    if float(g.w.sum() + g.loop.sum()) == 0.0:
+    given = prepared.weighted_graph()
+    if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
         raise ValueError("louvain needs at least one edge: the graph has no edge weight")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {seed!r}")
+    # weights near 1e308 (or 1e-308) are rescaled exactly; the partition and Q
+    # do not depend on the scale
+    g = sum_safe(given, prepared.backend.xp)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
-                                    int(seed), refine=bool(refine),
-                                    rows=_rows_of_graph(prepared))
+                                    seed, refine=bool(refine),
+                                    rows=_rows_of_graph(prepared) if g is given else None)
     q = level_modularity(g, community, resolution, prepared.backend, fixed=False)
     return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
 
@@ -213,7 +218,8 @@ def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed
                               threshold, MAX_PASSES, backend.xp)
     from .louvain_cpu import move_phase
 
-    order = np.random.default_rng(order_seed).permutation(loop.shape[0])
+    order = np.random.default_rng([numpy_seed(int(s)) for s in order_seed]).permutation(
+        loop.shape[0])
     q, _ = move_phase(offsets, indices, weights, loop, community, resolution, threshold,
                       MAX_PASSES, order)
     return community, q

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
-from ..structure.edges import WeightedGraph
+from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
@@ -67,7 +67,13 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
 
 
 def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
-    """Q of internal community codes ``0..k-1`` on a :class:`WeightedGraph`."""
+    """Q of internal community codes ``0..k-1`` on a :class:`WeightedGraph`.
+
+    Weights beyond 2**±256 are rescaled by a power of two first (exact, and Q
+    does not change), so weights near 1e308 or 1e-308 give the right Q, never
+    nan (``edges.sum_safe``).
+    """
+    g = sum_safe(g, xp)
     two_m = 2.0 * float(g.w.sum() + g.loop.sum())
     if two_m == 0.0:
         raise ValueError("modularity is undefined for a graph whose total edge weight is 0")

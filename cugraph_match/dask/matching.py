@@ -21,7 +21,7 @@ import pandas as pd
 from ..matching.b_suitor import _node_attribute, capacity_values
 from ..structure.graph import lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.validation import plain, require_vertex_frame
+from ..structure.validation import capacity_scalar, require_vertex_frame
 from . import worker as w
 from .graph import DistributedGraph
 
@@ -80,13 +80,9 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
     if isinstance(b, (bool, np.bool_)):
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {b!r}")
-    if isinstance(b, numbers.Integral):
-        if b < 0:
-            raise ValueError(f"b must be non-negative, got {b}")
-        graph.on_all(w.assign_capacities, int(b))
+    if isinstance(b, numbers.Real):  # any int or integral float, clipped as on one machine
+        graph.on_all(w.assign_capacities, capacity_scalar(b, "b"))
         return
-    if isinstance(b, numbers.Real):
-        raise TypeError(f"b must be an integer, got {b!r}")
     if isinstance(b, str):
         _node_attribute(None, b)  # raises: only a networkx.Graph carries node attributes
     if hasattr(b, "compute") and hasattr(b, "__dask_graph__"):

@@ -14,7 +14,8 @@
   ``cm.stable_marriage_master_lists`` takes).
 
 Everything is drawn from ``numpy.random.default_rng(seed)``: the same seed
-gives the same instance.
+gives the same instance.  A seed is any int (a negative one is taken modulo
+2**64); anything else raises a TypeError.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numbers
 
 import numpy as np
 import pandas as pd
+
+from ..structure.validation import check_seed, numpy_seed
 
 HARD_FRAME_LIMIT = 4096
 
@@ -48,7 +51,7 @@ def stable_marriage_master_lists(n: int, seed: int = 0) -> tuple[np.ndarray, np.
     (array([2, 4, 3, 0, 1]), array([4, 1, 2, 0, 3]))
     """
     n = _check_n(n)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(numpy_seed(check_seed(seed)))
     return rng.permutation(n), rng.permutation(n)
 
 
@@ -75,6 +78,7 @@ def stable_marriage_instance(n: int, kind: str = "easy", seed: int = 0
     2         0         1     3
     """
     n = _check_n(n)
+    seed = check_seed(seed)
     if kind == "hard":
         if n > HARD_FRAME_LIMIT:
             raise ValueError(f"a hard instance with n={n} has {n * n:,} rows per frame; frames "
@@ -89,7 +93,7 @@ def stable_marriage_instance(n: int, kind: str = "easy", seed: int = 0
     if kind != "easy":
         raise ValueError(f"kind must be 'easy' or 'hard', got {kind!r}")
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(numpy_seed(seed))
     k = max(1, int(np.floor(np.log2(n)))) if n > 1 else 1
     lo, hi = min(k, n), min(2 * k - 1, n)
     degree = rng.integers(lo, hi + 1, size=n)

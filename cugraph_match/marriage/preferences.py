@@ -52,9 +52,15 @@ from ..structure.backend import Backend, resolve_backend, series_values, to_back
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
-from ..structure.renumber import common_integer_ids
+from ..structure.renumber import category_values, common_integer_ids, unorderable_types
 from ..structure.sort_xp import lexsort_xp
-from ..structure.validation import not_numbers
+from ..structure.validation import (
+    capacity_scalar,
+    capacity_series,
+    not_numbers,
+    plain,
+    require_unique_columns,
+)
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"
@@ -208,7 +214,8 @@ class PreparedPreferences:
 
 
 def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
-    """Columns present, no null id or rank, ranks numeric and finite."""
+    """Columns present (once each), no null id or rank, ranks numeric and finite."""
+    require_unique_columns(frame, (person, other, rank), name)
     for col in (person, other, rank):
         if col not in frame.columns:
             raise ValueError(f"{name} has no column {col!r}; its columns are {list(frame.columns)}")
@@ -248,7 +255,7 @@ def _describe(frame, position: int, cols) -> str:
     row = frame[list(cols)].iloc[position:position + 1]
     if hasattr(row, "to_pandas"):
         row = row.to_pandas()
-    values = ", ".join(f"{c}={row[c].iloc[0]!r}" for c in cols)
+    values = ", ".join(f"{c}={plain(row[c].iloc[0])!r}" for c in cols)
     return f"row {row.index[0]!r} ({values})"
 
 
@@ -259,6 +266,7 @@ def _cell(frame, col: str, position: int):
 
 def _renumber(lib, parts, what: str):
     """Codes into the sorted distinct ids of ``parts`` (one code array per part) and the labels."""
+    parts = [category_values(p) for p in parts]
     present = [p for p in parts if len(p)]
     if present:
         cast = common_integer_ids(present)
@@ -266,10 +274,11 @@ def _renumber(lib, parts, what: str):
         cast = iter(cast)
         parts = [next(cast) if len(p) else p.astype(dtype) for p in parts]
     ids = lib.concat(parts, ignore_index=True)
-    if lib is pd and ids.dtype == object and pd.api.types.infer_dtype(ids, skipna=True) in (
-            "mixed", "mixed-integer"):
-        raise TypeError(f"{what} ids cannot be ordered (mixed types: "
-                        f"{sorted({type(x).__name__ for x in ids})})")
+    if lib is pd and ids.dtype == object:
+        mixed = unorderable_types(ids)
+        if mixed:
+            raise TypeError(f"{what} ids cannot be ordered (mixed types: {mixed}); give every "
+                            f"id the same type")
     try:
         codes, uniques = lib.factorize(ids, sort=True)
     except TypeError as err:
@@ -286,9 +295,13 @@ def _rank_values(series, xp):
     """A validated rank column as a plain numeric array of the backend."""
     dtype = series.dtype
     if getattr(dtype, "kind", None) == "O":  # pandas object column of numbers (validated)
-        integral = all(isinstance(x, numbers.Integral) for x in series)
-        series = series.astype(np.int64 if integral else np.float64)
-    elif not isinstance(dtype, np.dtype):  # nullable Int64/Float64, validated null-free
+        # only the order within a list matters: Python compares ints of any
+        # size and floats exactly, so dense ranks from a sort of the Python
+        # values keep every distinction (a cast to float64 merged ranks past
+        # 2**53, and one to int64 overflowed past 2**63)
+        codes, _ = pd.factorize(series, sort=True)
+        return series_values(pd.Series(codes.astype(np.int64)), xp)
+    if not isinstance(dtype, np.dtype):  # nullable Int64/Float64, validated null-free
         series = series.astype(getattr(dtype, "numpy_dtype", np.float64))
     return series_values(series, xp)
 
@@ -482,12 +495,16 @@ def _offsets(rows_sorted, n: int, xp):
 
 def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     """Per-person capacities (int64 array on the backend) from a scalar, a
-    Series indexed by id, or a frame with columns ``id_col`` and ``capacity``."""
+    Series indexed by id, or a frame with columns ``id_col`` and ``capacity``.
+
+    Capacities of any integer or float dtype and size are accepted (integral
+    values only); values at or above ``CAPACITY_CEILING`` (2**62, longer than
+    any list) are stored as it, so they behave as the caller's value does:
+    unbounded.
+    """
     n = len(labels)
-    if isinstance(capacity, numbers.Integral) and not isinstance(capacity, bool):
-        if capacity < 0:
-            raise ValueError(f"{name} must be non-negative, got {capacity}")
-        return xp.full(n, int(capacity), dtype=np.int64)
+    if isinstance(capacity, (numbers.Real, np.bool_)):
+        return xp.full(n, capacity_scalar(capacity, name), dtype=np.int64)
     cap_lib = frame_library(capacity)
     if cap_lib is None:
         raise TypeError(f"{name} must be an int, a Series (index = {side} id) or a DataFrame "
@@ -497,6 +514,7 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
         raise TypeError(f"{name} must come from the same frame library as the preferences "
                         f"({lib.__name__}), got {cap_lib.__name__}")
     if hasattr(capacity, "columns"):
+        require_unique_columns(capacity, (id_col, CAPACITY), name)
         for col in (id_col, CAPACITY):
             if col not in capacity.columns:
                 raise ValueError(f"{name} has no column {col!r}; its columns are "
@@ -505,18 +523,14 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     else:
         frame = lib.DataFrame({id_col: capacity.index.to_series().reset_index(drop=True),
                                CAPACITY: capacity.reset_index(drop=True)})
-    values = frame[CAPACITY]
-    nulls = values.isna() | frame[id_col].isna()
-    if int(nulls.sum()):
-        raise ValueError(f"{name} has {int(nulls.sum())} null id(s) or capacities; first is "
-                         f"{_describe(frame, _first_true(nulls), (id_col, CAPACITY))}")
-    kind = getattr(values.dtype, "kind", None)
-    if kind not in ("i", "u"):
-        raise TypeError(f"{name} capacities must be integers, got dtype {values.dtype}")
-    negative = values < 0
-    if int(negative.sum()):
-        raise ValueError(f"{name} has {int(negative.sum())} negative capacity(ies); first is "
-                         f"{_describe(frame, _first_true(negative), (id_col, CAPACITY))}")
+    null_ids = frame[id_col].isna()
+    if int(null_ids.sum()):
+        raise ValueError(f"{name}: {int(null_ids.sum())} null {side} id(s); first is "
+                         f"{_describe(frame, _first_true(null_ids), (id_col, CAPACITY))}")
+    def where(mask) -> str:
+        return _describe(frame, _first_true(mask), (id_col, CAPACITY))
+
+    frame = frame.assign(**{CAPACITY: capacity_series(frame[CAPACITY], name, where)})
     repeated = frame[id_col].duplicated()
     if int(repeated.sum()):
         raise ValueError(f"{name} gives {side} {_cell(frame, id_col, _first_true(repeated))!r} "

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-from ..structure.device import check_threads_per_block, launch
+from ..structure.device import check_marriage_launch, launch
 
 FULL_MASK = 0xFFFFFFFF
 WARP = 32
@@ -235,11 +235,8 @@ def gale_shapley_round_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_of
 
 
 def check_launch(threads_per_block: int, solo_entries: int) -> None:
-    check_threads_per_block(threads_per_block, whole_warps=True)
-    if isinstance(solo_entries, bool) or not isinstance(solo_entries, (int, np.integer)):
-        raise TypeError(f"solo_entries must be an int, got {solo_entries!r}")
-    if solo_entries < 0:
-        raise ValueError(f"solo_entries must be non-negative, got {solo_entries}")
+    """The public functions check these first; kept for direct kernel callers."""
+    check_marriage_launch(threads_per_block, solo_entries)
 
 
 def resident_blocks(threads_per_block: int) -> int:

@@ -12,8 +12,8 @@ from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from ..structure.output import pairs_frame
 from ..structure.backend import to_backend
-from ..structure.validation import (first_true, not_numbers, plain, require_unique_ids,
-                                    require_vertex_frame)
+from ..structure.validation import (capacity_scalar, capacity_series, first_true, plain,
+                                    require_unique_ids, require_vertex_frame)
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
@@ -40,7 +40,9 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         indexed by vertex id; a frame with columns ``vertex`` and ``b``; or,
         for a ``networkx.Graph``, the name of a node attribute.  Every vertex
         needs a capacity; ``b(v) = 0`` leaves v unmatched and ``b(v)`` at or
-        above v's degree never binds.
+        above v's degree never binds.  Any integer dtype and size is accepted
+        (uint64 up to 2**64 - 1, Python ints beyond it), and floats holding
+        integers; NaN, infinite, fractional or negative values raise.
     source, destination : str
         Edge-list column names of the two endpoints (frames only).
     weight : str or None
@@ -126,22 +128,25 @@ def b_suitor_pairs(graph: Graph, cap, threads_per_block: int = 128, eager: bool 
 
 
 def capacities(pg: Graph, graph: Any, b: Any):
-    """b(v) per internal vertex as an ``xp`` int64 array, validated."""
+    """b(v) per internal vertex as an ``xp`` int64 array, validated.
+
+    Capacities of any integer or float dtype and size are accepted; values at
+    or above ``CAPACITY_CEILING`` (2**62, more than any degree) are stored as
+    it, so they behave as the caller's value does: unbounded.
+    """
     xp = pg.backend.xp
     n = pg.num_vertices
     if isinstance(b, (bool, np.bool_)):
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {b!r}")
-    if isinstance(b, numbers.Integral):
-        if b < 0:
-            raise ValueError(f"b must be non-negative, got {b}")
-        return xp.full(n, int(b), dtype=np.int64)
     if isinstance(b, numbers.Real):
-        raise TypeError(f"b must be an integer, got {b!r}")
+        return xp.full(n, capacity_scalar(b, "b"), dtype=np.int64)
     lib = pg.frame_lib
     if isinstance(b, str):
         vertices, values = _node_attribute(graph, b)
-        vertices, values = lib.Series(vertices), lib.Series(values)
+        vertices = lib.Series(vertices)
+        values = lib.Series(values, dtype=object) if _needs_object(values) else \
+            lib.Series(values)
         what = f"node attribute {b!r}"
     elif hasattr(b, "columns"):
         require_vertex_frame(b, ("vertex", "b"), "the b")
@@ -154,6 +159,12 @@ def capacities(pg: Graph, graph: Any, b: Any):
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {type(b).__name__}")
     return _capacity_array(pg, vertices, values, what)
+
+
+def _needs_object(values) -> bool:
+    """Python ints beyond int64 (a NetworkX attribute of 2**64 - 1, say) stay
+    Python ints: an int64 Series cannot hold them."""
+    return any(isinstance(x, numbers.Integral) and not -2**63 <= x < 2**63 for x in values)
 
 
 def _node_attribute(graph, name):
@@ -185,40 +196,20 @@ def _capacity_array(pg: Graph, vertices, values, what: str):
         lacking = np.flatnonzero(~to_backend(given, np))
         raise lacking_ids_error(what, len(lacking), pg.labels.iloc[int(lacking[0])], "capacity")
     cap = xp.zeros(n, dtype=np.int64)
-    raw = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
+    cap[ids] = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
         else to_backend(values.to_numpy(), xp)
-    cap[ids] = raw.astype(np.int64)
     return cap
 
 
 def capacity_values(vertices, values, what: str):
     """The checks of per-vertex capacities that need no graph (nulls, types,
-    signs, repeated vertices); returns the values as integers."""
-    nulls = values.isna()
-    if int(nulls.sum()):
-        first = vertices.reset_index(drop=True)[first_true(nulls)]
-        raise ValueError(f"{what}: {int(nulls.sum())} null capacity value(s); first is for "
-                         f"vertex {plain(first)!r}")
-    kind = getattr(getattr(values.dtype, "numpy_dtype", values.dtype), "kind", "O")
-    if kind == "O":
-        ints = ~not_numbers(values, integral=True)
-        if not ints.all():
-            first = vertices.reset_index(drop=True)[first_true(~ints)]
-            raise TypeError(f"{what}: {int((~ints).sum())} capacity value(s) are not integers; "
-                            f"first is for vertex {plain(first)!r}")
-        values = values.astype(np.int64)
-    elif kind == "f":
-        fractional = values != values.round()
-        if int(fractional.sum()):
-            first = vertices.reset_index(drop=True)[first_true(fractional)]
-            raise TypeError(f"{what}: {int(fractional.sum())} capacity value(s) are not "
-                            f"integers; first is for vertex {plain(first)!r}")
-    elif kind not in ("i", "u"):
-        raise TypeError(f"{what}: capacities must be integers, got dtype {values.dtype}")
-    negative = values < 0
-    if int(negative.sum()):
-        first = vertices.reset_index(drop=True)[first_true(negative)]
-        raise ValueError(f"{what}: {int(negative.sum())} negative capacity value(s); first is "
-                         f"for vertex {plain(first)!r}")
-    require_unique_ids(vertices.reset_index(drop=True), what)
+    signs, sizes, repeated vertices); returns them as int64, values of any
+    size at or above the ceiling clipped to it (unbounded)."""
+    plain_vertices = vertices.reset_index(drop=True)
+
+    def where(mask) -> str:
+        return f"for vertex {plain(plain_vertices[first_true(mask)])!r}"
+
+    values = capacity_series(values.reset_index(drop=True), what, where)
+    require_unique_ids(plain_vertices, what)
     return values

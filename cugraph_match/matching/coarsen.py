@@ -8,11 +8,11 @@ import numpy as np
 
 from ..structure.backend import to_backend
 from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, find_edges,
-                               index_dtype)
+                               index_dtype, require_finite_weights)
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import edge_list_frame, host_or_device, vertex_frame
-from ..structure.validation import plain, require_unique_ids, require_vertex_frame
+from ..structure.validation import check_seed, plain, require_unique_ids, require_vertex_frame
 from .maximal import METHODS, maximal_mates
 
 
@@ -143,6 +143,7 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)) \
             or max_levels < 0:
         raise ValueError(f"max_levels must be a non-negative int, got {max_levels!r}")
+    seed = check_seed(seed)
     g = as_graph(graph, source, destination, weight, backend)
     be, lib, xp = g.backend, g.frame_lib, g.backend.xp
     labels = g.labels
@@ -182,7 +183,9 @@ def _contract(level: WeightedGraph, mate, xp):
     is_rep = representative == vertex
     rank = xp.cumsum(is_rep) - 1
     coarse_of = rank[representative].astype(index_dtype(max(n, 1)))
-    return coarse_of, contract_graph(level, coarse_of, int(is_rep.sum()), xp)
+    coarse = contract_graph(level, coarse_of, int(is_rep.sum()), xp)
+    # merged weights are summed: near 1e308 the sum is inf, which no later call accepts
+    return coarse_of, require_finite_weights(coarse, xp, "coarsen")
 
 
 def _edge_frame(level: WeightedGraph, lib, xp):
@@ -235,6 +238,12 @@ def _mate_array(graph: Graph, matching, xp):
     mate = xp.full(n, -1, dtype=np.int64)
     mate[vertex] = mate_of
     matched = mate >= 0
+    to_itself = mate == xp.arange(n, dtype=np.int64)
+    if bool(to_itself.any()):
+        v = int(to_backend(xp.flatnonzero(to_itself), np)[0])
+        raise ValueError(f"matching pairs {int(to_itself.sum())} vertex/vertices with "
+                         f"themselves; first is {plain(labels.iloc[v])!r} (an unmatched "
+                         f"vertex has a null mate)")
     back = mate[xp.where(matched, mate, 0)]
     bad = matched & (back != xp.arange(n, dtype=np.int64))
     if bool(bad.any()):

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.validation import check_seed
 from .mates import mates_frame
 
 METHODS = ("handshake", "suitor")
@@ -75,8 +76,7 @@ def maximal_matching(graph: Any, method: str = "handshake", weighted: bool = Tru
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {seed!r}")
+    seed = check_seed(seed)
     g = as_graph(graph, source, destination, weight, backend)
     mate = maximal_mates(g, method, weighted, seed, max_rounds, low_degree_first=low_degree_first)
     return mates_frame(g, mate)

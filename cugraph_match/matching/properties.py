@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from ..structure.backend import to_backend
 from ..structure.edges import find_edges
-from ..structure.graph import Graph, as_graph
+from ..structure.graph import Graph, as_graph, search_labels
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.validation import require_vertex_frame
+from ..structure.renumber import category_values
+from ..structure.validation import not_numbers, plain, require_vertex_frame
 
 
 def matching_weight(matching) -> float:
@@ -27,7 +29,21 @@ def matching_weight(matching) -> float:
     5.0
     """
     require_vertex_frame(matching, ("vertex", "mate", "weight"), "matching")
-    return float(matching["weight"].sum()) / 2.0
+    weights = matching["weight"]
+    kind = getattr(getattr(weights.dtype, "numpy_dtype", weights.dtype), "kind", "O")
+    if kind == "O":
+        bad = not_numbers(weights) & weights.notna()
+        if int(bad.sum()):
+            raise TypeError(f"matching column 'weight' has {int(bad.sum())} non-numeric "
+                            f"value(s); first is {plain(weights[bad].iloc[0])!r}")
+        weights = weights.astype(np.float64)
+    elif kind not in "iuf":
+        raise TypeError(f"matching column 'weight' must be numeric, got dtype {weights.dtype}")
+    with np.errstate(over="ignore"):
+        total = float(weights.sum())
+    if math.isinf(total):  # each edge is counted twice: 2w may overflow where w does not
+        return float((weights.astype(np.float64) / 2.0).sum())
+    return total / 2.0
 
 
 def is_matching(graph: Any, matching, source: str = "src", destination: str = "dst",
@@ -35,9 +51,10 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     """True when ``matching`` is a valid matching of ``graph``.
 
     Valid means: every vertex of the graph has exactly one row; ``mate`` is
-    symmetric (v's mate has v as mate); every matched pair is an edge of the
-    graph (self-loops never count); and, when the frame has a ``weight``
-    column, it holds that edge's weight (the largest among duplicates).  With
+    symmetric (v's mate has v as mate); no vertex is its own mate (as
+    :func:`coarsen` also refuses); every matched pair is an edge of the graph
+    (self-loops never count); and, when the frame has a ``weight`` column, it
+    holds that edge's weight (the largest among duplicates).  With
     ``maximal=True`` it must also leave no edge with both ends unmatched.
 
     Examples
@@ -60,18 +77,22 @@ def matches_prepared(graph: Graph, matching, maximal: bool = False) -> bool:
     n = graph.num_vertices
     if len(frame) != n or frame["vertex"].duplicated().any():
         return False
-    vertex_pos = labels.searchsorted(frame["vertex"])
+    vertex_ids = category_values(frame["vertex"])
+    vertex_pos = search_labels(labels, vertex_ids, "matching column 'vertex'")
     vertex_pos = np.clip(np.asarray(vertex_pos), 0, n - 1)
-    if not (labels.iloc[vertex_pos].to_numpy() == frame["vertex"].to_numpy()).all():
+    if not (labels.iloc[vertex_pos].to_numpy() == vertex_ids.to_numpy()).all():
         return False  # a row names a vertex the graph does not have
     matched = frame["mate"].notna().to_numpy()
     mate = np.full(n, -1, dtype=np.int64)
-    mates = frame["mate"][matched]
-    mate_pos = np.clip(np.asarray(labels.searchsorted(mates)), 0, n - 1)
+    mates = category_values(frame["mate"])[matched]
+    mate_pos = np.clip(np.asarray(search_labels(labels, mates, "matching column 'mate'")),
+                       0, n - 1)
     if not (labels.iloc[mate_pos].to_numpy() == mates.to_numpy()).all():
         return False
     mate[vertex_pos[matched]] = mate_pos
     has = mate >= 0
+    if (mate[has] == np.flatnonzero(has)).any():
+        return False  # a vertex matched to itself (coarsen refuses the same frame)
     if (mate[mate[has]] != np.flatnonzero(has)).any():
         return False
     edges = graph.edges

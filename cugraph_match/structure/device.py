@@ -173,3 +173,14 @@ def check_positive_int(value, name: str, upper: int | None = None) -> int:
         bound = f"in [1, {upper}]" if upper is not None else "positive"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return value
+
+
+def check_marriage_launch(threads_per_block, solo_entries) -> tuple[int, int]:
+    """The marriage kernels' launch arguments: whole warps per block (a warp
+    scans long lists together) and a non-negative count of solo entries."""
+    threads = check_threads_per_block(threads_per_block, whole_warps=True)
+    if isinstance(solo_entries, bool) or not isinstance(solo_entries, numbers.Integral):
+        raise TypeError(f"solo_entries must be an int, got {solo_entries!r}")
+    if solo_entries < 0:
+        raise ValueError(f"solo_entries must be non-negative, got {solo_entries}")
+    return threads, int(solo_entries)

@@ -18,6 +18,7 @@ array module ``xp`` so that the simulator pass runs the same code on NumPy
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,6 +186,50 @@ def weighted_graph(edges: UndirectedEdges, xp) -> WeightedGraph:
     loop = edges.loop.astype(np.float64, copy=False) if edges.loop is not None else \
         xp.zeros(edges.n, dtype=np.float64)
     return WeightedGraph(edges.n, edges.lo, edges.hi, w, loop)
+
+
+# Louvain and modularity add weights up (degrees, community totals, 2m) and
+# multiply two such sums (k_v * a_c / 2m): with weights near 1e308 the sums
+# overflow to inf and Q turns into nan, near 1e-308 the products underflow
+# to 0.  Q and every Louvain decision are unchanged when all weights are
+# multiplied by one factor, and a power of two multiplies exactly, so a
+# graph whose largest weight lies outside 2**-256 .. 2**256 is rescaled to
+# a largest weight in [0.5, 1) first.  Inside that range nothing changes:
+# degree products stay below 2**1023 for any graph with fewer than 2**255
+# edges.
+SUM_SAFE_EXPONENT = 256
+
+
+def sum_safe(graph: WeightedGraph, xp) -> WeightedGraph:
+    """``graph`` itself, or its weights rescaled by a power of two so that sums
+    and products of degrees neither overflow nor underflow (see above)."""
+    largest = 0.0
+    if graph.w.shape[0]:
+        largest = float(graph.w.max())
+    if graph.loop.shape[0]:
+        largest = max(largest, float(graph.loop.max()))
+    if largest == 0.0 or not math.isfinite(largest):
+        return graph
+    exponent = math.frexp(largest)[1]
+    if -SUM_SAFE_EXPONENT <= exponent <= SUM_SAFE_EXPONENT:
+        return graph
+    # ldexp scales without forming 2**-exponent, which overflows below 2**-1024
+    return WeightedGraph(graph.n, graph.lo, graph.hi, xp.ldexp(graph.w, -exponent),
+                         xp.ldexp(graph.loop, -exponent))
+
+
+def require_finite_weights(graph: WeightedGraph, xp, what: str) -> WeightedGraph:
+    """Raise when summing merged edges overflowed float64 (weights near 1e308)."""
+    for name, values in (("edge", graph.w), ("self-loop", graph.loop)):
+        finite = xp.isfinite(values)
+        if not bool(finite.all()):
+            count = int((~finite).sum())
+            raise ValueError(
+                f"{what}: {count} coarse {name} weight(s) overflow float64 (above "
+                f"{np.finfo(np.float64).max:.4g}) when the weights of merged edges are summed; "
+                f"the total weight is preserved by contraction, so scale the weights down "
+                f"until it stays below that")
+    return graph
 
 
 def contract_graph(graph: WeightedGraph, group, k: int, xp) -> WeightedGraph:

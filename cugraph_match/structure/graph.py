@@ -3,6 +3,7 @@ every algorithm."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -12,8 +13,8 @@ from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
 from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_graph
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
 from .output import host_or_device
-from .renumber import renumber
-from .validation import plain, validate
+from .renumber import category_values, describe_id_types, renumber
+from .validation import first_true, object_weight_dtype, plain, validate
 
 # Matchings pack a vertex id in the low 32 bits of an offer word (the
 # all-ones id is never a vertex), so a graph has fewer than 2**32 vertices.
@@ -48,6 +49,11 @@ class Graph:
         Where the graph lives and the algorithms run: ``"gpu"`` keeps it in
         device memory (CuPy), ``"cpu"`` in host memory; ``"auto"`` takes the
         GPU when one is usable.
+    vertices : Series or array-like, optional
+        More vertex ids, for vertices an edge list cannot hold: those with no
+        edge (as :func:`~cugraph_match.datasets.read_graph` returns them,
+        say).  Ids already on an edge may be repeated here; every function
+        then gives each of them an output row.
 
     Raises
     ------
@@ -77,14 +83,20 @@ class Graph:
     """
 
     def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
-                 weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+                 weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+                 vertices: Any = None):
         be = resolve_backend(backend)
         data = read_input(edges, source, destination, weight)
-        validate(data)
+        extra = _extra_vertices(vertices, data.frame_lib)
+        # vertices without edges make a graph that is not empty
+        validate(data if extra is None or data.extra_vertices is not None
+                 else dataclasses.replace(data, extra_vertices=extra))
         frame = data.frame
         parts = [frame[data.source], frame[data.destination]]
         if data.extra_vertices is not None:
             parts.append(data.extra_vertices)
+        if extra is not None:
+            parts.append(extra)
         codes, labels = renumber(parts, data.frame_lib, be.xp,
                                  f"vertex ids in {data.source!r}/{data.destination!r}")
         n = len(labels)
@@ -207,6 +219,21 @@ class Graph:
                                  self._directed_input)
 
 
+def _extra_vertices(vertices, frame_lib):
+    """The ``vertices`` argument of :class:`Graph` as a Series of ``frame_lib``
+    without nulls, or None."""
+    if vertices is None:
+        return None
+    if not hasattr(vertices, "isna"):
+        vertices = frame_lib.Series(list(vertices) if not hasattr(vertices, "dtype")
+                                    else vertices)
+    nulls = vertices.isna()
+    if int(nulls.sum()):
+        raise ValueError(f"vertices has {int(nulls.sum())} null id(s); first is at position "
+                         f"{first_true(nulls)}")
+    return vertices.reset_index(drop=True)
+
+
 def _weight_values(column, xp):
     """A validated weight column as an ``xp`` array: float32 and float64 stay,
     other floats become float64, integers become int64 or uint64 (exact)."""
@@ -215,8 +242,8 @@ def _weight_values(column, xp):
         numpy_dtype = getattr(dtype, "numpy_dtype", None)
         column = column.astype(numpy_dtype if numpy_dtype is not None else np.float64)
         dtype = column.dtype
-    if dtype.kind == "O":  # validated Python numbers
-        column = column.astype(np.float64)
+    if dtype.kind == "O":  # validated Python numbers: exact integers stay integers
+        column = column.astype(object_weight_dtype(column, str, "weight"))
         dtype = column.dtype
     if dtype.kind == "f":
         target = dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
@@ -262,11 +289,8 @@ def internal_ids(graph: Graph, ids, what: str):
     n = len(labels)
     if len(ids) == 0:
         return graph.backend.xp.zeros(0, dtype=np.int64)
-    try:
-        pos = labels.searchsorted(ids)
-    except TypeError as err:
-        raise TypeError(f"{what}: ids of type {ids.dtype} cannot be compared with the graph's "
-                        f"vertex ids ({labels.dtype}): {err}") from None
+    ids = category_values(ids)
+    pos = search_labels(labels, ids, what)
     pos = to_backend(_as_array(pos), np).astype(np.int64)
     clipped = np.clip(pos, 0, max(n - 1, 0))
     found = labels.take(host_or_device(clipped, graph.frame_lib)).reset_index(drop=True)
@@ -288,6 +312,18 @@ def lacking_ids_error(what: str, count: int, first, thing: str) -> ValueError:
     """``count`` vertices of the graph have no ``thing`` (capacity, community) in ``what``."""
     return ValueError(f"{what}: {count} vertex/vertices of the graph have no {thing}; "
                       f"first is {plain(first)!r}")
+
+
+def search_labels(labels, ids, what: str):
+    """``labels.searchsorted(ids)``, or a TypeError naming ``what`` and both id
+    types when the ids cannot be compared with the graph's (strings against
+    ints, say)."""
+    try:
+        return labels.searchsorted(ids)
+    except TypeError:
+        raise TypeError(f"{what}: ids of type {describe_id_types(ids)} cannot be compared with "
+                        f"the graph's vertex ids, of type {describe_id_types(labels)}; give "
+                        f"them the graph's id type") from None
 
 
 def _as_array(values):

@@ -46,6 +46,10 @@ def _from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
     lib = frame_library(obj)
     if lib is None or not hasattr(obj, "columns"):
         return None
+    from .validation import require_unique_columns
+
+    require_unique_columns(obj, [c for c in (source, destination, weight) if c is not None],
+                           "the edge list")
     for role, col in (("source", source), ("destination", destination)):
         if col not in obj.columns:
             raise ValueError(
@@ -102,7 +106,14 @@ def _nx_dtype(values, numeric=False):
     if numeric and not values:
         return "float64"
     if values and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in values):
-        return "int64"
+        # integer weights keep their exact order: int64, or uint64 past 2**63 - 1
+        # (anything else is left to the validation, which names the first bad row)
+        if numeric and not all(-2**63 <= x < 2**63 for x in values) and \
+                all(0 <= x < 2**64 for x in values):
+            return "uint64"
+        if all(-2**63 <= x < 2**63 for x in values):
+            return "int64"
+        return object
     if numeric and values and all(isinstance(x, (int, float, np.integer, np.floating))
                                   and not isinstance(x, bool) for x in values):
         return "float64"
@@ -118,7 +129,11 @@ def _from_scipy(obj, source, destination, weight) -> EdgeInput | None:
         return None
     if obj.shape[0] != obj.shape[1]:
         raise ValueError(f"a sparse adjacency matrix must be square, got shape {obj.shape}")
-    coo = obj.tocoo()
+    # A sparse matrix means what SciPy says it means: an entry stored twice is
+    # their sum (SciPy's CSR and COO forms agree on that, and so must we).  The
+    # sum is taken on a copy; the caller's matrix keeps its duplicates.
+    coo = obj.tocoo(copy=True)
+    coo.sum_duplicates()
     frame = pd.DataFrame({"src": coo.row.astype(np.int64), "dst": coo.col.astype(np.int64),
                           "weight": coo.data})
     extra = pd.Series(np.arange(obj.shape[0], dtype=np.int64))

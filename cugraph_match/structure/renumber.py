@@ -18,6 +18,7 @@ Three ways, fastest first:
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,53 @@ from .sort_cpu import bit_width, sort_with_positions
 # A table of this many slots per id (or 2**16 slots, whichever is more) is
 # cheaper than sorting the ids.
 DENSE_SLOTS_PER_ID = 2
+
+
+def category_values(series):
+    """A categorical id column as its values (the categories' dtype).
+
+    Ids are ordered by value everywhere: a categorical column sorted by its
+    category order would order its ids differently from the same ids in a
+    plain column, or in a second categorical column with other categories.
+    Any other column is returned as it is.
+    """
+    dtype = series.dtype
+    if getattr(dtype, "name", None) == "category" or type(dtype).__name__ == "CategoricalDtype":
+        return series.astype(dtype.categories.dtype)
+    return series
+
+
+def unorderable_types(ids) -> list[str] | None:
+    """The Python types of an object id column when its values cannot be
+    ordered together (say ints and strings), else None.
+
+    One type throughout (tuples from ``nx.grid_2d_graph``, say) or numbers of
+    any kind (ints and floats compare exactly in Python) can be ordered.
+    """
+    types = {type(x) for x in ids}
+    if len(types) <= 1:
+        return None
+    if all(issubclass(t, numbers.Real) and not issubclass(t, (bool, np.bool_)) for t in types):
+        return None
+    return sorted(t.__name__ for t in types)
+
+
+def describe_id_types(ids) -> str:
+    """What kind of ids a column holds, for messages: its dtype, or for an
+    object column the Python types of its values."""
+    dtype = getattr(ids, "dtype", None)
+    if dtype is not None and dtype != object:
+        return str(dtype)
+    names = sorted({type(x).__name__ for x in ids if not _is_null(x)})
+    return "/".join(names) if names else "no value"
+
+
+def _is_null(value) -> bool:
+    """None, NaN or pandas' NA/NaT."""
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # array-like values (tuples) are not null
+        return False
 
 
 def common_integer_ids(parts):
@@ -68,6 +116,7 @@ def renumber(parts: list, lib, xp, what: str) -> tuple[list, Any]:
     int64) and the sorted distinct ids as a Series of ``lib`` named
     ``vertex``.  ``what`` names the ids in errors.
     """
+    parts = [category_values(p) for p in parts]
     present = [p for p in parts if len(p)]
     if present:
         cast = iter(common_integer_ids(present))
@@ -183,10 +232,11 @@ def _integer_xp(arrays, dtype, xp):
 def _factorize(parts, lib, xp, what: str):
     """Any orderable ids (strings, floats, objects): the frame library's factorize."""
     ids = lib.concat(parts, ignore_index=True)
-    if lib is pd and ids.dtype == object and pd.api.types.infer_dtype(ids, skipna=True) in (
-            "mixed", "mixed-integer"):
-        raise TypeError(f"{what} cannot be ordered (mixed types: "
-                        f"{sorted({type(x).__name__ for x in ids})})")
+    if lib is pd and ids.dtype == object:
+        mixed = unorderable_types(ids)
+        if mixed:
+            raise TypeError(f"{what} cannot be ordered (mixed types: {mixed}); give every "
+                            f"id the same type")
     try:
         codes, uniques = lib.factorize(ids, sort=True)
     except TypeError as err:

@@ -32,7 +32,7 @@ def _describe_position(edges: EdgeInput, position: int) -> str:
     bad = frame[cols].iloc[position:position + 1]
     if hasattr(bad, "to_pandas"):
         bad = bad.to_pandas()
-    values = ", ".join(f"{c}={bad[c].iloc[0]!r}" for c in cols)
+    values = ", ".join(f"{c}={plain(bad[c].iloc[0])!r}" for c in cols)
     return f"row {bad.index[0]!r} ({values})"
 
 
@@ -121,6 +121,12 @@ def edge_problems(edges: EdgeInput):
         n_bad = int(bad.sum())
         if n_bad:
             yield "non_numeric", col, n_bad, _describe_row(edges, bad)
+            return
+        # Python numbers: read exactly (int64/uint64 for integers, float64 otherwise)
+        values = w.astype(object_weight_dtype(w, lambda mask: _describe_row(edges, mask),
+                                              col)).to_numpy()
+        yield from _numpy_weight_problems(edges, col, values)
+        return
     if kind not in ("i", "u", "f"):
         yield "dtype", col, 0, w.dtype
         return
@@ -172,12 +178,73 @@ def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
         yield "non_positive", col, nonpos, _describe_position(edges, first_nonpos)
 
 
+def object_weight_dtype(w, where, col: str) -> np.dtype:
+    """The dtype an object weight column of Python numbers is read as, exactly.
+
+    Integers only: int64, or uint64 when one passes 2**63 - 1 and none is
+    negative (integer weights are their own sort keys, exact at any size).
+    Floats, or floats beside integers up to 2**53: float64.  Anything float64
+    or one 64-bit integer dtype cannot hold exactly raises a TypeError naming
+    the column, the count and the first such row (``where(mask)``).
+    """
+    integral = w.map(lambda x: isinstance(x, numbers.Integral)).astype(bool)
+    if bool(integral.all()):
+        if len(w) == 0:
+            return np.dtype(np.int64)
+        if bool(w.map(lambda x: -2**63 <= x < 2**63).all()):
+            return np.dtype(np.int64)
+        outside = ~w.map(lambda x: -2**63 <= x < 2**64).astype(bool)
+        if bool(outside.any()):
+            raise TypeError(f"weight column {col!r} has {int(outside.sum())} integer weight(s) "
+                            f"outside the 64-bit range (int64, or uint64 up to 2**64 - 1); "
+                            f"first is {where(outside)}")
+        non_positive = w.map(lambda x: x <= 0).astype(bool)
+        if bool(non_positive.any()):  # beside weights past 2**63 - 1: no one integer dtype
+            raise bad_rows_error("non_positive", col, int(non_positive.sum()), where(non_positive))
+        return np.dtype(np.uint64)
+    inexact = integral & ~w.map(lambda x: isinstance(x, numbers.Integral)
+                                and -2**53 <= x <= 2**53).astype(bool)
+    if bool(inexact.any()):
+        raise TypeError(f"weight column {col!r} mixes floats with {int(inexact.sum())} integer "
+                        f"weight(s) beyond 2**53, which float64 cannot order exactly; first is "
+                        f"{where(inexact)}; give the column one dtype (integers only are read "
+                        f"exactly as int64 or uint64)")
+    return np.dtype(np.float64)
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """A seed as a Python int: any int (Python or NumPy, negative ones too);
+    anything else, floats and bools included, raises naming ``name``."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {seed!r}")
+    return int(seed)
+
+
+def numpy_seed(seed: int) -> int:
+    """A seed NumPy's generators take: negative seeds modulo 2**64 (NumPy refuses
+    them), every other seed as it is."""
+    return seed % 2**64 if seed < 0 else seed
+
+
+def require_unique_columns(frame, columns, what: str) -> None:
+    """Each of ``columns`` the frame has must appear in it once: with a repeated
+    name ``frame[col]`` is a frame, not a column, and nothing after this
+    would say why it fails."""
+    names = list(frame.columns)
+    for col in dict.fromkeys(columns):
+        count = names.count(col)
+        if count > 1:
+            raise ValueError(f"{what}: column {col!r} appears {count} times; column names "
+                             f"must be unique (the frame has columns {names})")
+
+
 def require_vertex_frame(frame, columns, what: str) -> None:
     """A per-vertex frame (matching, partition, capacities) must be a DataFrame
-    with ``columns``; raise naming ``what`` and the missing columns."""
+    with ``columns``, each once; raise naming ``what`` and the missing columns."""
     if not hasattr(frame, "columns"):
         raise TypeError(f"{what} must be a {'|'.join(columns)} DataFrame, got "
                         f"{type(frame).__name__}")
+    require_unique_columns(frame, columns, what)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"{what} frame lacks column(s) {missing}; it has {list(frame.columns)}")
@@ -191,3 +258,99 @@ def require_unique_ids(ids, what: str) -> None:
         first = ids[duplicated].iloc[0]
         raise ValueError(f"{what}: {count} vertex id(s) appear more than once; "
                          f"first is {plain(first)!r}")
+
+
+# --------------------------------------------------------------------------
+# capacities (b-Suitor's b, b-marriage's and blocking_pairs' capacities)
+# --------------------------------------------------------------------------
+
+# Every capacity at or above this is stored as this.  A capacity only ever
+# meets min(capacity, degree) and comparisons with a count of partners, and no
+# graph or preference list comes near 2**62 entries, so a clipped capacity
+# behaves exactly as the caller's ("unbounded") one, whatever its dtype or size,
+# and the int64 arrays the kernels read can never wrap to a negative value.
+CAPACITY_CEILING = 2**62
+
+
+def capacity_scalar(value, what: str) -> int:
+    """One capacity for everybody: a non-negative integer of any size (Python or
+    NumPy int, or an integral float), as a Python int at most
+    :data:`CAPACITY_CEILING`.  Raises naming ``what``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be a non-negative integer, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        if value < 0:
+            raise ValueError(f"{what} must be non-negative, got {plain(value)}")
+        return min(int(value), CAPACITY_CEILING)
+    if isinstance(value, numbers.Real):
+        if not np.isfinite(value) or value != np.floor(value):
+            raise TypeError(f"{what} must be an integer (an integral number), got {plain(value)!r}")
+        if value < 0:
+            raise ValueError(f"{what} must be non-negative, got {plain(value)}")
+        return int(min(float(value), float(CAPACITY_CEILING)))
+    raise TypeError(f"{what} must be a non-negative integer, got {type(value).__name__}")
+
+
+def capacity_series(values, what: str, where) -> object:
+    """Validated capacities as an int64 Series of the same frame library,
+    values above :data:`CAPACITY_CEILING` clipped to it.
+
+    ``values`` is a pandas or cuDF Series of any dtype: integers of any width
+    (uint64 up to 2**64 - 1 included), integral floats, pandas nullable
+    integers, or Python integers of any size in an object column.  Nulls,
+    non-integers, infinities and negative values raise naming ``what``, the
+    count and the first bad entry, which ``where(mask)`` describes (e.g.
+    ``"for vertex 7"`` or ``"row 3 (acceptor=2, capacity=-1)"``).
+    """
+    nulls = values.isna()
+    count = int(nulls.sum())
+    if count:
+        raise ValueError(f"{what}: {count} null capacity value(s); first is {where(nulls)}")
+    dtype = getattr(values.dtype, "numpy_dtype", values.dtype)
+    kind = getattr(dtype, "kind", "O")
+    if kind == "O" and type(values).__module__.startswith("pandas"):
+        return _object_capacities(values, what, where)
+    if kind == "f":
+        fractional = (values != values.round()) & (values.abs() != np.inf)
+        count = int(fractional.sum())
+        if count:
+            raise TypeError(f"{what}: {count} capacity value(s) are not integers; first is "
+                            f"{where(fractional)}")
+        infinite = values.abs() == np.inf
+        count = int(infinite.sum())
+        if count:
+            raise ValueError(f"{what}: {count} infinite capacity value(s) (capacities are "
+                             f"integers; any value at or above the degree means unbounded); "
+                             f"first is {where(infinite)}")
+    elif kind not in ("i", "u"):
+        if kind == "O":  # a cuDF object column holds strings
+            bad = not_numbers(values, integral=True)
+            raise TypeError(f"{what}: {int(bad.sum())} capacity value(s) are not integers; "
+                            f"first is {where(bad)}")
+        raise TypeError(f"{what}: capacities must be integers, got dtype {values.dtype}")
+    if kind != "u":
+        negative = values < 0
+        count = int(negative.sum())
+        if count:
+            raise ValueError(f"{what}: {count} negative capacity value(s); first is "
+                             f"{where(negative)}")
+    if kind == "f" or dtype.itemsize == 8:  # clip before the cast: uint64, floats would wrap
+        values = values.clip(upper=CAPACITY_CEILING)
+    return values.astype(np.int64)
+
+
+def _object_capacities(values, what: str, where):
+    """An object column (Python numbers, any size): checked and clipped one by one."""
+    integral = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool)
+                          or (isinstance(x, numbers.Real) and not isinstance(x, bool)
+                              and bool(np.isfinite(x)) and x == np.floor(x))).astype(bool)
+    count = int((~integral).sum())
+    if count:
+        raise TypeError(f"{what}: {count} capacity value(s) are not integers; first is "
+                        f"{where(~integral)}")
+    negative = values.map(lambda x: x < 0).astype(bool)
+    count = int(negative.sum())
+    if count:
+        raise ValueError(f"{what}: {count} negative capacity value(s); first is "
+                         f"{where(negative)}")
+    return values.map(lambda x: min(int(x), CAPACITY_CEILING)).astype(np.int64)

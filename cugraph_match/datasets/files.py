@@ -1,0 +1,333 @@
+"""Graph files: MatrixMarket coordinate files and plain edge lists.
+
+Every problem with a file is a ``ValueError`` (or, for a path that cannot be
+opened, an ``OSError``) whose one-line message names the file, the line and
+what was expected, so the command line can print it as it is.  Nothing is
+allocated for a size the file does not back: a MatrixMarket size line may
+declare vertices that no entry names (isolated vertices), but past
+``max_isolated`` of them the reader refuses before it allocates anything.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+# Declared vertices that no entry names, allowed by default: a size line
+# claiming more is almost surely wrong (a 76-byte file claiming 3·10⁹
+# vertices made the pipeline allocate for all of them); every declared
+# vertex costs about 64 bytes downstream, so this default is about 1 GiB.
+MAX_ISOLATED = 2**24
+
+BANNER = "%%matrixmarket"
+FIELDS = ("real", "integer", "double", "pattern")
+SYMMETRIES = ("general", "symmetric")
+
+# magic bytes of the compressions a graph file is commonly shipped in
+_COMPRESSED = {b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04": "zip",
+               b"\x28\xb5\x2f\xfd": "zstd"}
+
+
+def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
+               ) -> tuple[pd.DataFrame, pd.Series]:
+    """Read a MatrixMarket file or a plain edge list.
+
+    Handles the forms in cuGraph's test data: a MatrixMarket coordinate file
+    (``pattern``, ``real`` or ``integer``, ``general`` or ``symmetric``; its
+    size line declares vertices ``1..n``), a bare ``src dst [weight]`` list
+    (whitespace- or comma-separated; ids may be strings; ``#`` and ``%``
+    start comment lines), and lines holding a single id, which declare an
+    isolated vertex.  A gzip-compressed file is read as its contents.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    max_isolated : int or None
+        The most vertices a MatrixMarket size line may declare beyond those
+        its entries name (isolated vertices), 2**24 by default; ``None``
+        trusts the size line whatever it declares.
+
+    Returns
+    -------
+    edges : pandas.DataFrame
+        ``src | dst`` and, when the file has weights, ``weight``: float64 for
+        a ``real`` MatrixMarket file; for an ``integer`` one and an edge list,
+        int64 when every weight is an integer (exact at any size, as integer
+        weights are), float64 otherwise.
+    vertices : pandas.Series
+        Every vertex the file declares, isolated ones included, sorted.  Pass
+        it on as ``cm.Graph(edges, vertices=vertices)`` to keep them.
+
+    Raises
+    ------
+    OSError
+        The path does not exist, is a directory or cannot be read.
+    ValueError
+        Anything wrong inside the file, naming the line: binary or
+        compressed content other than gzip, a MatrixMarket banner or size
+        line that is not one, ``array`` (dense) or ``complex`` files, an
+        entry outside the declared size, fewer or more entries than
+        declared, a weight that is not a number, a size line declaring more
+        isolated vertices than ``max_isolated``.
+
+    Notes
+    -----
+    A first line whose fields are all words, followed by lines of integer
+    ids, is a header (``src,dst,weight``) and is skipped.  Extra fields after
+    the weight are ignored.
+    """
+    path = Path(path)
+    if max_isolated is not None and (isinstance(max_isolated, bool)
+                                     or not isinstance(max_isolated, (int, np.integer))
+                                     or max_isolated < 0):
+        raise ValueError(f"max_isolated must be a non-negative int or None, got {max_isolated!r}")
+    with _open_text(path) as lines:
+        return _parse(path, lines, max_isolated)
+
+
+def _open_text(path: Path):
+    """The file as text lines: gzip decompressed, other compressions and
+    binary content refused."""
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {path}")
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory, not a graph file")
+    with path.open("rb") as fh:
+        head = fh.read(8)
+    if head.startswith(b"\x1f\x8b"):
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+    for magic, kind in _COMPRESSED.items():
+        if head.startswith(magic):
+            raise ValueError(f"{path} is {kind}-compressed; decompress it first (gzip is read "
+                             f"as it is)")
+    return path.open("r", encoding="utf-8")
+
+
+class _Lines:
+    """Numbered, stripped, non-comment lines of a text stream, with clear
+    errors for binary content."""
+
+    def __init__(self, path: Path, stream):
+        self.path = path
+        self.stream = stream
+        self.number = 0
+
+    def __iter__(self):
+        try:
+            for number, line in enumerate(self.stream, start=1):
+                self.number = number
+                if "\x00" in line:
+                    raise ValueError(self.error("holds NUL bytes: a binary file, not a graph "
+                                                "file"))
+                yield line
+        except UnicodeDecodeError:
+            raise ValueError(self.error("is not UTF-8 text: a binary file, not a graph file",
+                                        self.number + 1)) from None
+        except (EOFError, OSError, gzip.BadGzipFile) as err:
+            raise ValueError(f"{self.path}: cannot be decompressed ({err})") from None
+
+    def error(self, what: str, number: int | None = None) -> str:
+        return f"{self.path}, line {self.number if number is None else number}: {what}"
+
+
+def _parse(path: Path, stream, max_isolated):
+    lines = _Lines(path, stream)
+    banner = None  # (field, symmetry) of a MatrixMarket file
+    size = None  # (rows, columns, entries) from its size line
+    rows = []  # split fields of every data line
+    numbers = []  # the line number of each
+    for text in lines:
+        stripped = text.strip()
+        if not stripped:
+            continue
+        if stripped.lower().startswith(BANNER) and banner is None and not rows:
+            banner = _banner(stripped, lines)
+            continue
+        if stripped[0] in "%#":
+            continue
+        fields = _split(stripped)
+        if banner is not None and size is None:
+            size = _size_line(fields, stripped, lines, max_isolated)
+            continue
+        rows.append(fields)
+        numbers.append(lines.number)
+    if banner is not None:
+        return _matrix_market(path, banner, size, rows, numbers, max_isolated)
+    return _edge_list(path, rows, numbers)
+
+
+def _split(line: str) -> list[str]:
+    """Fields of a data line: comma-separated when it has commas, else
+    whitespace-separated."""
+    if "," in line:
+        return [f.strip() for f in line.split(",")]
+    return line.split()
+
+
+def _banner(line: str, lines: _Lines) -> tuple[str, str]:
+    words = line.lower().split()
+    if len(words) != 5 or words[1] != "matrix":
+        raise ValueError(lines.error(f"a MatrixMarket banner reads '%%MatrixMarket matrix "
+                                     f"coordinate <field> <symmetry>', got {line!r}"))
+    _, _, layout, field, symmetry = words
+    if layout == "array":
+        raise ValueError(lines.error("a dense MatrixMarket 'array' file is not a graph: only "
+                                     "'coordinate' files are read"))
+    if layout != "coordinate":
+        raise ValueError(lines.error(f"unknown MatrixMarket format {layout!r}; only "
+                                     f"'coordinate' files are read"))
+    if field == "complex":
+        raise ValueError(lines.error("complex MatrixMarket entries are not edge weights: "
+                                     "weights are real, positive numbers"))
+    if field not in FIELDS:
+        raise ValueError(lines.error(f"unknown MatrixMarket field {field!r}; expected one of "
+                                     f"{', '.join(FIELDS)}"))
+    if symmetry not in SYMMETRIES:
+        raise ValueError(lines.error(f"MatrixMarket symmetry {symmetry!r} is not read; "
+                                     f"expected 'general' or 'symmetric' (a graph is "
+                                     f"undirected either way)"))
+    return field, symmetry
+
+
+def _size_line(fields, text: str, lines: _Lines, max_isolated) -> tuple[int, int, int]:
+    values = [_as_int(f) for f in fields]
+    if len(fields) != 3 or any(v is None or v < 0 for v in values):
+        raise ValueError(lines.error(f"the MatrixMarket size line must be three non-negative "
+                                     f"integers 'rows columns entries', got {text!r}"))
+    n_rows, n_cols, entries = values
+    # entries name at most two vertices each: refuse a size the file cannot
+    # back before anything is read or allocated for it
+    if max_isolated is not None and max(n_rows, n_cols) > 2 * entries + max_isolated:
+        raise ValueError(lines.error(
+            f"the size line declares {max(n_rows, n_cols):,} vertices for {entries:,} entries, "
+            f"more than {max_isolated:,} of them without an edge; pass "
+            f"read_graph(..., max_isolated=None) (--max-isolated none) to trust it"))
+    return n_rows, n_cols, entries
+
+
+def _as_int(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _matrix_market(path, banner, size, rows, numbers, max_isolated):
+    field, _ = banner
+    if size is None:
+        raise ValueError(f"{path}: the MatrixMarket file has no size line")
+    n_rows, n_cols, declared = size
+    if len(rows) != declared:
+        raise ValueError(f"{path}: the size line declares {declared:,} entries, the file holds "
+                         f"{len(rows):,}" + (" (truncated?)" if len(rows) < declared else ""))
+    width = 2 if field == "pattern" else 3
+    for fields, number in zip(rows, numbers):
+        if len(fields) != width:
+            raise ValueError(f"{path}, line {number}: a {field} MatrixMarket entry has "
+                             f"{width} fields, got {len(fields)}: {' '.join(fields)!r}")
+    src = _integer_column(path, [r[0] for r in rows], numbers, "row index")
+    dst = _integer_column(path, [r[1] for r in rows], numbers, "column index")
+    for ids, bound, what in ((src, n_rows, "row"), (dst, n_cols, "column")):
+        outside = (ids < 1) | (ids > bound)
+        if outside.any():
+            at = int(np.flatnonzero(outside)[0])
+            raise ValueError(f"{path}, line {numbers[at]}: {what} index {int(ids[at])} is "
+                             f"outside the declared 1..{bound}")
+    frame = pd.DataFrame({"src": src, "dst": dst})
+    if width == 3:
+        weights = _weight_column(path, [r[2] for r in rows], numbers)
+        if field == "integer" and weights.dtype.kind not in "iu":
+            _refuse_integer_weights(path, [r[2] for r in rows], numbers)
+        if field != "integer":  # real, double: float64, as the file declares
+            weights = weights.astype(np.float64)
+        frame["weight"] = weights
+    n = max(n_rows, n_cols)
+    named = np.unique(np.concatenate([src, dst])).shape[0] if len(rows) else 0
+    if max_isolated is not None and n - named > max_isolated:
+        raise ValueError(f"{path}: the size line declares {n:,} vertices, {n - named:,} of them "
+                         f"without an edge (more than {max_isolated:,}); pass "
+                         f"read_graph(..., max_isolated=None) (--max-isolated none) to "
+                         f"trust it")
+    return frame, pd.Series(np.arange(1, n + 1, dtype=np.int64))
+
+
+def _refuse_integer_weights(path, texts, numbers) -> None:
+    """Raise naming the first weight of an ``integer`` MatrixMarket file that
+    int64 or uint64 cannot hold (pandas read the column as float64)."""
+    values = [_as_int(text) for text in texts]
+    outside = [i for i, v in enumerate(values) if v is None or not -2**63 <= v < 2**64]
+    if outside:
+        at, why = outside[0], "is not a 64-bit integer"
+    else:  # negative weights beside weights past 2**63 - 1: no one integer dtype
+        at = next(i for i, v in enumerate(values) if v >= 2**63)
+        why = "does not fit int64 beside the file's negative weights"
+    raise ValueError(f"{path}, line {numbers[at]}: weight {texts[at]!r} {why} (the file "
+                     f"declares 'integer' entries)")
+
+
+def _integer_column(path, texts, numbers, what) -> np.ndarray:
+    try:
+        return np.array(texts, dtype=np.int64) if texts else np.zeros(0, dtype=np.int64)
+    except (ValueError, OverflowError):
+        for text, number in zip(texts, numbers):
+            if _as_int(text) is None or not -2**63 <= int(text) < 2**63:
+                raise ValueError(f"{path}, line {number}: {what} {text!r} is not an "
+                                 f"integer") from None
+        raise  # pragma: no cover - every text parsed one by one
+
+
+def _weight_column(path, texts, numbers) -> pd.Series:
+    weights = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce")
+    bad = weights.isna().to_numpy()
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{path}, line {numbers[at]}: weight {texts[at]!r} is not a number")
+    return weights
+
+
+def _edge_list(path, rows, numbers):
+    """A plain edge list: ``src dst [weight]`` lines and single-id lines."""
+    if len(rows) > 1 and _is_header(rows):
+        rows, numbers = rows[1:], numbers[1:]
+    if not rows:
+        raise ValueError(f"{path}: no edge and no vertex (an empty graph file)")
+    pairs = [r for r in rows if len(r) >= 2]
+    pair_lines = [number for r, number in zip(rows, numbers) if len(r) >= 2]
+    isolated = [r[0] for r in rows if len(r) == 1]
+    frame = pd.DataFrame({"src": pd.Series([r[0] for r in pairs], dtype=object),
+                          "dst": pd.Series([r[1] for r in pairs], dtype=object)})
+    if any(len(r) >= 3 for r in pairs):
+        frame["weight"] = _weight_column(path, [r[2] if len(r) > 2 else "1" for r in pairs],
+                                         pair_lines)
+    ids = pd.concat([frame["src"], frame["dst"], pd.Series(isolated, dtype=object)],
+                    ignore_index=True)
+    if ids.map(_is_int64).all():
+        frame["src"] = frame["src"].astype(np.int64)
+        frame["dst"] = frame["dst"].astype(np.int64)
+        ids = ids.astype(np.int64)
+    vertices = ids.drop_duplicates().sort_values().reset_index(drop=True)
+    return frame, vertices
+
+
+def _is_header(rows) -> bool:
+    """The first line is a header (``src,dst,weight``): words only, above lines
+    whose ids are all integers (in a file of word ids it is an edge)."""
+    return all(_as_number(f) is None for f in rows[0]) and \
+        all(_is_int64(f) for r in rows[1:] for f in r[:2])
+
+
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _is_int64(text) -> bool:
+    value = _as_int(text) if isinstance(text, str) else None
+    return value is not None and -2**63 <= value < 2**63

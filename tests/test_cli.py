@@ -1,0 +1,260 @@
+"""The command line and the file reader on bad files (issue 11, finding 5).
+
+Every problem with a file, an ``--output`` path or the backend must be one
+line on stderr (``python -m cugraph_match: error: ...``) and exit status 2,
+never a traceback; every vertex the file declares must reach the output.
+The audit saw a traceback for each malformed file below, a complex file read
+as its real part, a negative size line accepted, a pattern file whose
+isolated vertices the command line dropped, and a 77-byte file that made the
+process allocate for 3·10⁹ vertices.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_match as cm
+from cugraph_match.__main__ import main
+from cugraph_match.datasets import read_graph
+
+PROG = "python -m cugraph_match: error: "
+MM = "%%MatrixMarket matrix coordinate"
+
+# name, file content, what the one-line message must say
+BAD_FILES = [
+    ("binary.bin", bytes(range(256)) * 4, r"binary.bin, line 1: is not UTF-8 text: a binary file"),
+    ("nul.txt", b"1 2\n3\x004\n", r"nul.txt, line 2: holds NUL bytes"),
+    ("bad.gz", b"\x1f\x8b\x08\x00garbage", r"bad.gz: cannot be decompressed"),
+    ("g.bz2", b"BZh91AY&SY" + b"\x00" * 20, r"g.bz2 is bzip2-compressed; decompress it first"),
+    ("g.zip", b"PK\x03\x04" + b"\x00" * 20, r"g.zip is zip-compressed"),
+    ("two_fields.mtx", f"{MM} real general\n3 3\n1 2 1.0\n".encode(),
+     (r"two_fields.mtx, line 2: the MatrixMarket size line must be three non-negative "
+      r"integers 'rows columns entries', got '3 3'")),
+    ("words.mtx", f"{MM} real general\nthree by three\n1 2 1.0\n".encode(),
+     r"line 2: the MatrixMarket size line must be three non-negative integers"),
+    ("negative.mtx", f"{MM} real general\n-3 3 1\n1 2 1.0\n".encode(),
+     r"line 2: the MatrixMarket size line must be three non-negative integers .* got '-3 3 1'"),
+    ("array.mtx", b"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+     r"array.mtx, line 1: a dense MatrixMarket 'array' file is not a graph"),
+    ("complex.mtx", f"{MM} complex general\n2 2 1\n1 2 1.0 2.0\n".encode(),
+     r"complex.mtx, line 1: complex MatrixMarket entries are not edge weights"),
+    ("hermitian.mtx", f"{MM} real hermitian\n2 2 1\n1 2 1.0\n".encode(),
+     r"MatrixMarket symmetry 'hermitian' is not read"),
+    ("banner.mtx", b"%%MatrixMarket coordinate real\n2 2 1\n1 2 1.0\n",
+     r"banner.mtx, line 1: a MatrixMarket banner reads"),
+    ("no_size.mtx", f"{MM} real general\n% only comments\n".encode(),
+     r"no_size.mtx: the MatrixMarket file has no size line"),
+    ("truncated.mtx", f"{MM} real general\n3 3 2\n1 2 1.0\n".encode(),
+     r"the size line declares 2 entries, the file holds 1 \(truncated\?\)"),
+    ("too_many.mtx", f"{MM} pattern general\n3 3 1\n1 2\n2 3\n".encode(),
+     r"the size line declares 1 entries, the file holds 2$"),
+    ("outside.mtx", f"{MM} real general\n3 3 1\n1 4 1.0\n".encode(),
+     r"outside.mtx, line 3: column index 4 is outside the declared 1..3"),
+    ("zero_index.mtx", f"{MM} pattern general\n3 3 1\n0 1\n".encode(),
+     r"line 3: row index 0 is outside the declared 1..3"),
+    ("word_index.mtx", f"{MM} pattern general\n3 3 1\na 1\n".encode(),
+     r"word_index.mtx, line 3: row index 'a' is not an integer"),
+    ("fields.mtx", f"{MM} real general\n3 3 1\n1 2\n".encode(),
+     r"line 3: a real MatrixMarket entry has 3 fields, got 2: '1 2'"),
+    ("word_weight.mtx", f"{MM} real general\n3 3 1\n1 2 heavy\n".encode(),
+     r"line 3: weight 'heavy' is not a number"),
+    ("fraction.mtx", f"{MM} integer general\n3 3 1\n1 2 2.5\n".encode(),
+     r"line 3: weight '2.5' is not a 64-bit integer \(the file declares 'integer' entries\)"),
+    ("empty.txt", b"", r"empty.txt: no edge and no vertex \(an empty graph file\)"),
+    ("comments.txt", b"# nothing but a comment\n\n", r"no edge and no vertex"),
+    ("word_weight.csv", b"src,dst,weight\n1,2,3.5\n2,3,heavy\n",
+     r"word_weight.csv, line 3: weight 'heavy' is not a number"),
+    ("negative.csv", b"1,2,3\n2,3,-1\n",
+     r"weight column 'weight' has 1 zero or negative value\(s\)"),
+]
+
+
+def run_cli(capsys, argv):
+    """``main(argv)`` in this process: (exit status, stdout, stderr)."""
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def assert_one_line_error(status, err, message):
+    assert status == 2
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(PROG), err
+    assert re.search(message, lines[0]), lines[0]
+
+
+@pytest.mark.parametrize("name,content,message", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_every_bad_file_is_one_line_and_status_2(tmp_path, capsys, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    status, out, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu"])
+    assert_one_line_error(status, err, message)
+    assert out == ""  # nothing is reported for a graph that was not read
+
+
+@pytest.mark.parametrize("name,content,message", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_the_reader_raises_value_errors_naming_the_file(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    if name.startswith("negative.csv"):  # a valid file; the graph refuses the weight
+        read_graph(path)
+        return
+    with pytest.raises(ValueError, match=message):
+        read_graph(path)
+
+
+def test_a_missing_file_and_a_directory(tmp_path, capsys):
+    status, _, err = run_cli(capsys, ["match", "--file", str(tmp_path / "nope.mtx"),
+                                      "--backend", "cpu"])
+    assert_one_line_error(status, err, r"no such file: .*nope.mtx")
+    status, _, err = run_cli(capsys, ["match", "--file", str(tmp_path), "--backend", "cpu"])
+    assert_one_line_error(status, err, r"is a directory, not a graph file")
+    with pytest.raises(FileNotFoundError):
+        read_graph(tmp_path / "nope.mtx")
+    with pytest.raises(IsADirectoryError):
+        read_graph(tmp_path)
+
+
+def test_an_unwritable_output_fails_before_the_work(tmp_path, capsys):
+    path = tmp_path / "g.txt"
+    path.write_text("1 2\n2 3\n")
+    target = tmp_path / "missing" / "out.csv"
+    status, out, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                        "--output", str(target)])
+    assert_one_line_error(status, err, r"cannot write --output .*out.csv: No such file")
+    assert out == ""
+    # a file created for the output is removed when the run fails after all
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 1\n2 3 -1\n")
+    target = tmp_path / "out.csv"
+    status, _, err = run_cli(capsys, ["match", "--file", str(bad), "--backend", "cpu",
+                                      "--output", str(target)])
+    assert_one_line_error(status, err, r"1 zero or negative value")
+    assert not target.exists()
+
+
+@pytest.mark.skipif(cm.gpu_available(), reason="a usable GPU is here")
+def test_backend_gpu_without_a_gpu(tmp_path, capsys):
+    status, _, err = run_cli(capsys, ["match", "--dataset", "karate", "--backend", "gpu"])
+    assert_one_line_error(status, err, r"backend='gpu' needs a usable CUDA GPU")
+
+
+def test_isolated_vertices_of_a_pattern_file_reach_the_output(tmp_path, capsys):
+    """read_graph returned 5 vertices, the command line reported 3 and wrote 3 rows."""
+    path = tmp_path / "isolated.mtx"
+    path.write_text(f"{MM} pattern general\n5 5 2\n1 2\n2 3\n")
+    out_csv = tmp_path / "out.csv"
+    status, out, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                        "--output", str(out_csv)])
+    assert status == 0 and err == ""
+    assert "vertices     5" in out.splitlines()
+    written = pd.read_csv(out_csv)
+    assert written["vertex"].tolist() == [1, 2, 3, 4, 5]
+    assert written["mate"].isna().tolist() == [True, False, False, True, True]
+
+
+# Run in a child whose address space is capped, so that a regression (the
+# audit's reader allocated for every declared vertex) fails with a
+# MemoryError there instead of getting the test process OOM-killed.
+CAPPED_CLI = """
+import resource, sys
+cap = 6 << 30
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+from cugraph_match.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("declared", [3_000_000_000, 200_000_000])
+def test_a_size_the_file_does_not_back_is_refused_before_allocating(tmp_path, declared):
+    """A 77-byte file declaring 3·10⁹ vertices got the process OOM-killed
+    (2·10⁸: 12.8 GB and 59 s)."""
+    path = tmp_path / "huge.mtx"
+    path.write_text(f"{MM} pattern general\n{declared} {declared} 1\n1 2\n")
+    done = subprocess.run([sys.executable, "-c", CAPPED_CLI, "match", "--file", str(path),
+                           "--backend", "cpu"], capture_output=True, text=True, timeout=240,
+                          cwd=Path(__file__).resolve().parents[1], check=False)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.splitlines() == [
+        (f"{PROG}{path}, line 2: the size line declares {declared:,} vertices for 1 entries, "
+         f"more than 16,777,216 of them without an edge; pass read_graph(..., "
+         f"max_isolated=None) (--max-isolated none) to trust it")]
+
+
+def test_max_isolated_trusts_a_size_line_on_request(tmp_path, capsys):
+    path = tmp_path / "sparse.mtx"
+    path.write_text(f"{MM} pattern general\n40 40 2\n1 2\n2 1\n")
+    # refused from the size line alone (2 entries name at most 4 vertices) ...
+    with pytest.raises(ValueError, match=r"line 2: the size line declares 40 vertices for 2 "
+                                         r"entries, more than 10 of them without an edge"):
+        read_graph(path, max_isolated=10)
+    # ... or once the entries are read (they name 2)
+    with pytest.raises(ValueError, match=r"declares 40 vertices, 38 of them without an edge "
+                                         r"\(more than 37\)"):
+        read_graph(path, max_isolated=37)
+    edges, vertices = read_graph(path, max_isolated=38)
+    assert len(edges) == 2 and vertices.tolist() == list(range(1, 41))
+    status, _, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                      "--max-isolated", "5"])
+    assert_one_line_error(status, err, r"--max-isolated none")
+    status, out, _ = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                      "--max-isolated", "none"])
+    assert status == 0 and "vertices     40" in out.splitlines()
+    with pytest.raises(ValueError, match="max_isolated must be a non-negative int or None"):
+        read_graph(path, max_isolated=-1)
+
+
+def test_headers_commas_and_gzip_are_read(tmp_path):
+    """A CSV header line, comma-separated fields and a gzip file were tracebacks."""
+    expected = pd.DataFrame({"src": [1, 2], "dst": [2, 3], "weight": [3.5, 1.0]})
+    for name, text in (("h.csv", "src,dst,weight\n1,2,3.5\n2,3,1.0\n"),
+                       ("c.csv", "1, 2, 3.5\n2, 3, 1.0\n"),
+                       ("w.txt", "# src dst weight\n1 2 3.5\n2 3 1.0\n")):
+        path = tmp_path / name
+        path.write_text(text)
+        edges, vertices = read_graph(path)
+        pd.testing.assert_frame_equal(edges, expected)
+        assert vertices.tolist() == [1, 2, 3]
+    path = tmp_path / "g.mtx.gz"
+    path.write_bytes(gzip.compress(f"{MM} real general\n3 3 2\n1 2 3.5\n2 3 1\n".encode()))
+    edges, vertices = read_graph(path)
+    pd.testing.assert_frame_equal(edges, expected)
+    assert vertices.tolist() == [1, 2, 3]
+
+
+def test_matrix_market_weights_follow_the_declared_field(tmp_path):
+    real = tmp_path / "real.mtx"
+    real.write_text(f"{MM} real general\n3 3 2\n1 2 3\n2 3 1\n")
+    assert read_graph(real)[0]["weight"].dtype == np.float64
+    integer = tmp_path / "integer.mtx"
+    integer.write_text(f"{MM} integer general\n3 3 2\n1 2 18446744073709551615\n"
+                       f"2 3 18446744073709551614\n")
+    edges, _ = read_graph(integer)
+    assert edges["weight"].dtype == np.uint64  # exact past 2**53 (finding 2)
+    result = cm.suitor_matching(edges, backend="cpu")  # 1-2 outweighs 2-3 by one unit
+    assert result["mate"].isna().tolist() == [False, False, True]
+    assert result["mate"].tolist()[:2] == [2, 1]
+
+
+def test_the_module_entry_point_prints_no_traceback(tmp_path):
+    """The real ``python -m cugraph_match`` (argparse, imports, exit status)."""
+    path = tmp_path / "complex.mtx"
+    path.write_text(f"{MM} complex general\n2 2 1\n1 2 1.0 2.0\n")
+    done = subprocess.run([sys.executable, "-m", "cugraph_match", "match", "--file", str(path),
+                           "--backend", "cpu"], capture_output=True, text=True, timeout=240,
+                          cwd=Path(__file__).resolve().parents[1], check=False)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        (f"{PROG}{path}, line 1: complex MatrixMarket entries are not edge weights: weights "
+         f"are real, positive numbers")]
