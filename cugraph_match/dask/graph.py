@@ -209,7 +209,7 @@ class DistributedGraph:
             kind = pd.api.types.infer_dtype(pd.Series(list(types.values()), dtype=object))
             if kind in ("mixed", "mixed-integer"):
                 raise TypeError(f"{self._what} cannot be ordered (mixed types: "
-                                f"{sorted(types)})")
+                                f"{sorted(types)}); give every id the same type")
 
     def _id_dtype(self, meta, summaries):
         """One integer dtype for both id columns when theirs differ, chosen as
