@@ -121,6 +121,22 @@ def test_no_edges_and_zero_phases():
     assert start.equals(cm.suitor_matching(edges, backend="cpu")) and info.phases == 0
 
 
+def test_negative_and_numpy_seeds():
+    """Any int seeds the CPU order (a negative one modulo 2**64, as louvain), on
+    both kinds of graph; the same seed gives the same matching."""
+    rng = np.random.default_rng(5)
+    edges = pd.DataFrame({"src": rng.integers(0, 30, 120), "dst": rng.integers(0, 30, 120),
+                          "weight": rng.random(120)})
+    W = rng.random((12, 12))
+    W = W + W.T
+    for graph in (edges, W):
+        negative = cm.roma_matching(graph, seed=-1, backend="cpu")
+        assert negative.equals(cm.roma_matching(graph, seed=2**64 - 1, backend="cpu"))
+        assert cm.roma_matching(graph, seed=np.int64(-1), backend="cpu").equals(negative)
+    greedy = cm.matching_weight(cm.suitor_matching(edges, backend="cpu"))
+    assert cm.matching_weight(cm.roma_matching(edges, seed=-7, backend="cpu")) >= greedy
+
+
 # -- complete graphs ------------------------------------------------------------
 
 

@@ -17,7 +17,8 @@ from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import matching_frame
-from ..structure.validation import plain, require_unique_ids, require_vertex_frame
+from ..structure.validation import (numpy_seed, plain, require_unique_ids,
+                                    require_vertex_frame)
 from . import roma_cpu as cpu
 
 #: Where a phase may start: the greedy matching (Suitor's), an empty one
@@ -115,7 +116,9 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         ≥ 0).  It stops long tails of negligible flips.
     seed : int
         Seed of the CPU's random vertex orders: the same seed gives the same
-        matching.  The GPU's order is the hardware's (not deterministic).
+        matching (any int; a negative one is taken modulo 2**64, as
+        :func:`~cugraph_match.louvain` does).  The GPU's order is the
+        hardware's (not deterministic).
     backend : {"auto", "gpu", "cpu"}
     threads_per_block : int, optional
         GPU launch: threads per block (a power of two up to 1024, default
@@ -234,7 +237,7 @@ def _threads(threads_per_block, default: int, power_of_two: bool) -> int:
 
 def _phase_orders(seed: int, size: int):
     """The CPU's vertex order of each phase: a fresh permutation per phase."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(numpy_seed(seed))  # any int seed, negative ones too
     while True:
         yield rng.permutation(size).astype(np.int64)
 

@@ -223,6 +223,7 @@ def check_seed(seed, name: str = "seed") -> int:
 def numpy_seed(seed: int) -> int:
     """A seed NumPy's generators take: negative seeds modulo 2**64 (NumPy refuses
     them), every other seed as it is."""
+    seed = int(seed)  # a NumPy int64 would overflow on the modulo
     return seed % 2**64 if seed < 0 else seed
 
 
