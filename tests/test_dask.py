@@ -328,3 +328,23 @@ def test_example_runs():
                          timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.count("same as one machine: True") == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_cut_order_is_the_lexicographic_order(data):
+    # the packed radix order must equal (owner, max, min) as lexsort gives it,
+    # ties (the same pair twice) kept in input order; wide ids take the lexsort
+    from cugraph_match.dask.worker import cut_order
+
+    n = data.draw(st.sampled_from([1, 2, 5, 300, 2**20, 2**31]), label="n")
+    workers = data.draw(st.integers(1, 70), label="workers")
+    count = data.draw(st.integers(0, 60), label="count")
+    ends = st.integers(0, n - 1)
+    high = np.array(data.draw(st.lists(ends, min_size=count, max_size=count)), dtype=np.uint64)
+    low = np.array(data.draw(st.lists(ends, min_size=count, max_size=count)), dtype=np.uint64)
+    pair = (np.maximum(high, low) << np.uint64(32)) | np.minimum(high, low)
+    owner = np.array(data.draw(st.lists(st.integers(0, workers - 1), min_size=count,
+                                        max_size=count)), dtype=np.int32)
+    np.testing.assert_array_equal(cut_order(pair, owner, n, workers),
+                                  np.lexsort((pair, owner)))

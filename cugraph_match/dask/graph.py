@@ -150,20 +150,23 @@ class DistributedGraph:
         pieces = [[client.submit(w.piece, split, k, pure=False) for k in range(p)]
                   for split in splits]
         sizes = [client.submit(w.piece_bytes, split, pure=False) for split in splits]
-        infos = client.gather([
-            client.submit(w.build_part, self.gid, k, p, self.boundaries, self.weighted,
-                          self.device_frames, self._what, *[row[k] for row in pieces],
-                          workers=[address], pure=False)
-            for k, address in enumerate(self.workers)])
+        builds = [client.submit(w.build_part, self.gid, k, p, self.boundaries, self.weighted,
+                                self.device_frames, self._what, *[row[k] for row in pieces],
+                                workers=[address], pure=False)
+                  for k, address in enumerate(self.workers)]
         # a piece moved when it was cut on another worker than the one it was for
+        sizes = client.gather(sizes)  # the splits are done once their sizes are
         where = client.who_has(splits)
-        sizes = client.gather(sizes)
         moved = 0
         for i, split in enumerate(splits):
             for k in range(p):
                 if self.workers[k] not in where.get(split.key, ()):
                     moved += sizes[i][k]
+        # dropped before the builds end, so that the workers free the input
+        # rows and their pieces as soon as the builds reading them are done
         del parts, splits, pieces
+        infos = client.gather(builds)
+        del builds
         self.parts = infos
         self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
         cut_edges = sum(sum(i["cut"]) for i in infos) // 2

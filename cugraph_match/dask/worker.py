@@ -26,6 +26,7 @@ from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
 from ..structure.renumber import renumber
+from ..structure.sort_cpu import bit_width, stable_argsort
 from ..structure.validation import edge_problems, plain
 from . import kernels
 
@@ -115,7 +116,8 @@ def split_partition(frame, source: str, destination: str, weight: str | None, bo
     ov = owners(rows["v"], boundaries)
     both = np.flatnonzero(ou != ov)
     position = np.concatenate([np.arange(len(rows)), both])
-    dest = np.concatenate([ou, ov[both]])
+    # a narrow dtype makes NumPy's stable sort a one-pass radix sort
+    dest = np.concatenate([ou, ov[both]]).astype(narrow_unsigned(workers - 1))
     order = np.argsort(dest, kind="stable")
     cuts = np.searchsorted(dest[order], np.arange(workers + 1))
     return [rows.take(position[order[cuts[k]:cuts[k + 1]]]).reset_index(drop=True)
@@ -194,7 +196,7 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     first = int(pref.offsets[own_lo])
     pref = _owned_rows(pref, own_lo, own_hi)
     ghost_owner = owner_of[ghost]
-    order = np.lexsort((pair, ghost_owner))
+    order = cut_order(pair, ghost_owner, n, workers)
     entry_cut = np.full(pref.indices.shape[0], -1,
                         dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
     entry_cut[at[order] - first] = np.arange(order.shape[0])
@@ -209,6 +211,30 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
             "label_dtype": labels.dtype}
+
+
+def narrow_unsigned(largest: int) -> np.dtype:
+    """The narrowest unsigned dtype holding ``largest``."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if largest <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.uint64)
+
+
+def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -> np.ndarray:
+    """The cut edges' order by (owner of the ghost end, max id, min id): one
+    radix sort of the three packed into a word when they fit in 64 bits (local
+    ids below ``n``, ``pair = max << 32 | min``), else a lexsort."""
+    bits = bit_width(max(n - 1, 0))
+    owner_bits = bit_width(max(workers - 1, 0))
+    if 2 * bits + owner_bits > 64:
+        return np.lexsort((pair, ghost_owner))
+    shift = np.uint64(bits)
+    key = pair >> np.uint64(32)  # max
+    key <<= shift
+    key |= pair & np.uint64(0xFFFFFFFF)  # min
+    key |= ghost_owner.astype(np.uint64) << np.uint64(2 * bits)
+    return stable_argsort(key, 2 * bits + owner_bits)
 
 
 def _owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int) -> PreferenceCSR:
