@@ -347,6 +347,46 @@ def test_louvain_refusals_fall_back_to_networkx():
         nx.community.louvain_communities(nx.path_graph(3), max_level=0, backend=BACKEND)
 
 
+@pytest.mark.parametrize("argument", ["threshold", "resolution"])
+@pytest.mark.parametrize("value", [10**400, -10**400, 10**5000],
+                         ids=["10**400", "-10**400", "10**5000"])  # str() of 10**5000 raises
+def test_louvain_huge_int_arguments_fall_back_to_networkx(argument, value):
+    G = nx.karate_club_graph()
+    reason = BackendInterface.can_run("louvain_communities", (G,), {argument: value})
+    assert isinstance(reason, str) and reason.startswith(f"{argument} is too large for a float")
+    assert BackendInterface.can_run("louvain_partitions", (G, "weight", 1, value)
+                                    if argument == "threshold" else (G, "weight", value),
+                                    {}) is not True
+    with pytest.raises(NotImplementedError):  # not OverflowError
+        nx.community.louvain_communities(G, seed=1, backend=BACKEND, **{argument: value})
+    if argument == "threshold" and value > 0:
+        with nx.config(fallback_to_nx=True, backend_priority=[BACKEND]):
+            assert nx.community.louvain_communities(G, seed=1, threshold=value) == \
+                nx.community.louvain_communities(G, seed=1, threshold=value, backend="networkx")
+
+
+def test_nan_nodes_left_to_networkx_in_matchings():
+    nan = float("nan")
+    G = nx.Graph([(nan, nan), (1, 2)])
+    functions = {"maximal_matching": (G,), "min_maximal_matching": (G,),
+                 "is_matching": (G, {(1, 2)}), "is_maximal_matching": (G, {(1, 2)}),
+                 "is_perfect_matching": (G, {(1, 2)})}
+    for name, args in functions.items():
+        assert "not equal to itself (NaN)" in BackendInterface.can_run(name, args, {}), name
+    converted = BackendInterface.convert_from_nx(G)
+    assert "NaN" in BackendInterface.can_run("maximal_matching", (converted,), {})
+    with pytest.raises(NotImplementedError):
+        nx.maximal_matching(G, backend=BACKEND)
+    with nx.config(fallback_to_nx=True, backend_priority=[BACKEND]):
+        ours = nx.maximal_matching(G)
+        assert len(ours) == 2  # NetworkX keeps its (nan, nan) "edge" (nan != nan)
+        assert ours == nx.maximal_matching(G, backend="networkx")
+        assert nx.is_matching(G, {(nan, nan)}) == nx.is_matching(G, {(nan, nan)},
+                                                                backend="networkx")
+    assert BackendInterface.can_run("maximal_matching", (nx.Graph([(1.5, 1.5), (1, 2)]),),
+                                    {}) is True
+
+
 def test_declined_exact_matchings():
     G = nx.complete_graph(4)
     for name in ("max_weight_matching", "min_weight_matching"):

@@ -31,6 +31,10 @@ DENSE_THREADS = 1024
 SPARSE_THREADS = 128
 #: Rows of the weight matrix checked at a time on the device (bounds the temporaries).
 CHECK_ELEMENTS = 1 << 26
+#: Integer weights above this in magnitude are refused: gains are computed in
+#: float64, which holds every integer only up to 2**53, and a rounded gain could
+#: make a "gaining" augmentation lose weight.
+EXACT_INTEGER_LIMIT = 2**53
 
 
 @dataclass
@@ -74,8 +78,12 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     unmatched; when a and b were mates of each other it is a 4-cycle, when
     unmatched an augmenting path.  Phases stop after ``phases`` or after one
     that changes nothing (a local optimum, every 2-augmentation gains at
-    most ``threshold``, which for ``threshold=0`` guarantees 2/3 of the
-    maximum weight).  The weight never decreases.
+    most ``threshold``).  On a graph, a local optimum for ``threshold=0``
+    (no centred 2-augmentation gains) has at least 2/3 of the maximum
+    weight.  On a complete graph only flips are tried, so a local optimum
+    is a flip-local optimum, which guarantees only 1/2 (2/3 is not
+    guaranteed: a 6-vertex weight matrix started from ``"pairs"`` converges
+    at 4 where the maximum is 7).  The weight never decreases.
 
     Two kinds of graph:
 
@@ -99,9 +107,14 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         The graph (see above); leave it out when giving ``points``.
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`
-        (not for matrices or points).
-    points : NumPy or CuPy array of shape (n, d), optional
-        Coordinates of a complete geometric graph.
+        (not for matrices or points).  Gains are computed in float64, so
+        integer weights (edge lists, integer weight matrices) must be at
+        most 2**53 in magnitude (exact in float64); larger ones are refused.
+    points : array-like of shape (n, d), optional
+        Coordinates of a complete geometric graph: a NumPy or CuPy array, or
+        anything NumPy turns into a real array (nested lists, a DataFrame).
+        They must be finite and their squared distances too (each
+        coordinate's range squared, summed, must not overflow float64).
     initial : DataFrame or str, optional
         The start: a ``vertex | mate`` frame (a matching of the graph, e.g.
         from :func:`~cugraph_match.suitor_matching`; vertices without a row
@@ -121,9 +134,10 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         hardware's (not deterministic).
     backend : {"auto", "gpu", "cpu"}
     threads_per_block : int, optional
-        GPU launch: threads per block (a power of two up to 1024, default
+        GPU launch: threads per block (a power of two in [32, 1024], default
         1024, for complete graphs: a block per matching edge; a multiple of
-        32, default 128, for graphs: a warp per centre).  Changes the order
+        32 in [32, 1024], default 128, for graphs: a warp per centre); checked
+        on every backend.  Changes the order
         of work, never the validity.
     return_info : bool
         Also return a :class:`RomaInfo` (flips, times and weights per phase).
@@ -134,8 +148,9 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         ``vertex | mate | weight`` as :func:`~cugraph_match.suitor_matching`
         returns it (cuDF for cuDF/cuGraph/CuPy input, else pandas).  For a
         matrix or points, vertices are ``0..n-1`` and the weight column has
-        the matrix's dtype (float64 for points); an odd n leaves one vertex
-        unmatched.
+        the matrix's dtype if float32 or float64; an integer matrix gives
+        float64, a float16 one float32, and points float64.  An odd n leaves
+        one vertex unmatched.
 
     Notes
     -----
@@ -181,7 +196,9 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     else:
         if graph is None:
             raise ValueError("no graph given: pass edges, a cm.Graph, a weight matrix or points=")
+        _check_integer_edge_weights(graph, weight)
         g = as_graph(graph, source, destination, weight, backend)
+        _check_integer_graph_weights(g)
         frame, info = _roma_sparse(g, initial, phases, threshold, seed, threads_per_block)
     return (frame, info) if return_info else frame
 
@@ -202,6 +219,85 @@ def _check_scalars(phases, threshold, seed, return_info) -> None:
         raise TypeError(f"seed must be an int, got {seed!r}")
     if not isinstance(return_info, (bool, np.bool_)):
         raise TypeError(f"return_info must be a bool, got {return_info!r}")
+
+
+def _too_large(values, xp):
+    """Mask of integer ``values`` above :data:`EXACT_INTEGER_LIMIT` in magnitude
+    (no abs: it wraps for int64's minimum)."""
+    mask = values > EXACT_INTEGER_LIMIT
+    if values.dtype.kind == "i":
+        mask |= values < -EXACT_INTEGER_LIMIT
+    return mask
+
+
+def _check_integer_edge_weights(graph, weight) -> None:
+    """An edge list's integer ``weight`` column: every |w| <= 2**53, or a
+    ValueError naming the column, the count and the first bad row."""
+    if weight is None or not hasattr(graph, "columns") or weight not in graph.columns:
+        return
+    column = graph[weight]
+    if getattr(column, "ndim", 1) != 1 or column.dtype.kind not in "iu":
+        return  # repeated columns and the like: as_graph names the problem
+    present = np.asarray(to_backend(column.notna().to_numpy(), np), dtype=bool)
+    kind = np.dtype(np.uint64 if column.dtype.kind == "u" else np.int64)
+    values = np.asarray(to_backend(column[column.notna()].to_numpy(dtype=kind), np))
+    bad = _too_large(values, np)
+    count = int(bad.sum())
+    if count:
+        at = int(np.flatnonzero(bad)[0])
+        row = int(np.flatnonzero(present)[at])
+        values = {row: values[at]}
+        raise ValueError(f"weight column {weight!r} has {count} integer value(s) above 2**53 "
+                         f"in magnitude, which float64 (the gains' type) cannot hold exactly; "
+                         f"first is row {row} ({plain(values[row])!r}); convert the weights "
+                         f"to float or scale them down")
+
+
+def _check_integer_graph_weights(g: Graph) -> None:
+    """The same for any other graph input (cm.Graph, NetworkX, SciPy): the
+    first bad edge named by its ends."""
+    w = g.edges.w
+    if w is None or w.dtype.kind not in "iu":
+        return
+    xp = g.backend.xp
+    bad = _too_large(w, xp)
+    count = int(bad.sum())
+    if count:
+        e = int(to_backend(xp.flatnonzero(bad)[:1], np)[0])
+        lo = int(to_backend(g.edges.lo[e:e + 1], np)[0])
+        hi = int(to_backend(g.edges.hi[e:e + 1], np)[0])
+        labels = g.labels
+        value = plain(to_backend(w[e:e + 1], np)[0])
+        raise ValueError(f"weight: {count} integer edge weight(s) above 2**53 in magnitude, "
+                         f"which float64 (the gains' type) cannot hold exactly; first is edge "
+                         f"({plain(labels.iloc[lo])!r}, {plain(labels.iloc[hi])!r}) = "
+                         f"{value!r}; convert the weights to float or scale them down")
+
+
+def _check_integer_matrix(matrix, xp) -> None:
+    """An integer weight matrix: every off-diagonal |W[i, j]| <= 2**53 (the
+    count and the first bad entry named); ``matrix`` as given, not converted."""
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        return  # the shape check names it
+    n = matrix.shape[0]
+    rows = max(1, CHECK_ELEMENTS // max(n, 1))
+    count, first = 0, -1
+    for i0 in range(0, n, rows):
+        band = matrix[i0:i0 + rows]
+        i = xp.arange(i0, i0 + band.shape[0])[:, None]
+        mask = _too_large(band, xp) & (xp.arange(n)[None, :] != i)
+        c = int(mask.sum())
+        if c:
+            count += c
+            if first < 0:
+                first = int(to_backend(xp.flatnonzero(mask.ravel())[:1], np)[0]) + i0 * n
+    if count:
+        i, j = divmod(first, n)
+        value = plain(to_backend(matrix[i, j:j + 1], np)[0])
+        raise ValueError(f"weight matrix has {count} integer off-diagonal value(s) above 2**53 "
+                         f"in magnitude, which float64 (the gains' type) cannot hold exactly; "
+                         f"first is W[{i}, {j}] = {value!r}; convert it to float or scale it "
+                         f"down")
 
 
 def _is_dense_array(obj) -> bool:
@@ -262,7 +358,7 @@ def _complete_problem(matrix, points, backend: str) -> _Complete:
     on_device = type(matrix if points is None else points).__module__.startswith("cupy")
     frame_lib = _cudf_or_pandas() if on_device else pd  # CuPy in, cuDF out
     if points is None:
-        values = _numeric_array(matrix, "weight matrix", xp)
+        values = _numeric_array(matrix, "weight matrix", xp, _check_integer_matrix)
         if values.ndim != 2 or values.shape[0] != values.shape[1]:
             raise ValueError(f"weight matrix must be square (n × n), got shape {values.shape}")
         n = int(values.shape[0])
@@ -281,6 +377,15 @@ def _complete_problem(matrix, points, backend: str) -> _Complete:
             row = int(to_backend(xp.flatnonzero(~finite)[:1], np)[0])
             raise ValueError(f"points has {bad} row(s) with NaN or infinite coordinates; "
                              f"first is row {row}")
+        if n:
+            high, low = coords.max(axis=0).astype(np.float64), coords.min(axis=0).astype(np.float64)
+            with np.errstate(over="ignore", invalid="ignore"):
+                span = high - low
+                bound = float((span * span).sum())
+            if not np.isfinite(bound):
+                raise ValueError("points are too far apart: their squared distances overflow "
+                                 "float64 (the sum over coordinates of (max - min)**2 is not "
+                                 "finite); scale them down")
         values = xp.zeros((0, 0), dtype=np.float64)
         out_dtype = np.float64
     if n == 0:
@@ -297,15 +402,25 @@ def _cudf_or_pandas():
         return pd
 
 
-def _numeric_array(array, what: str, xp):
+def _numeric_array(array, what: str, xp, check_integers=None):
     """``array`` on the backend, C-contiguous float32/float64 (integers become
-    float64, float16 float32); never the caller's array modified."""
+    float64, float16 float32); never the caller's array modified.  Input that
+    is not CuPy goes through ``np.asarray`` first (lists, DataFrames);
+    ``check_integers(array, xp)`` checks integer input before the conversion."""
+    if not type(array).__module__.startswith("cupy"):
+        try:
+            array = np.asarray(array)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{what} must be an array of real numbers, got "
+                            f"{type(array).__name__} ({error})") from None
     dtype = array.dtype
     if dtype.kind == "b" or dtype.kind not in "iuf":
         raise TypeError(f"{what} must hold real numbers (integer or float), got dtype {dtype}")
     target = dtype if dtype in (np.float32, np.float64) else \
         (np.dtype(np.float32) if dtype == np.float16 else np.dtype(np.float64))
     values = to_backend(array, xp)
+    if dtype.kind in "iu" and check_integers is not None:
+        check_integers(values, xp)
     return xp.ascontiguousarray(values.astype(target, copy=False))
 
 
@@ -517,6 +632,9 @@ def _graph_initial(g: Graph, frame):
     if frame_library(frame) is not lib:  # one library for the id lookups
         frame = frame.to_pandas() if lib is pd else lib.from_pandas(frame[["vertex", "mate"]])
     require_unique_ids(frame["vertex"], "initial")
+    # every vertex id is checked, those with a null mate too (as for matrices)
+    known = frame["vertex"].notna()
+    internal_ids(g, frame["vertex"][known], "initial 'vertex'")
     present = frame["mate"].notna()
     vertex = to_backend(internal_ids(g, frame["vertex"][present], "initial 'vertex'"), np)
     mates = to_backend(internal_ids(g, frame["mate"][present], "initial 'mate'"), np)

@@ -116,9 +116,36 @@ def _argument(name: str, position: int, args, kwargs, default):
     return kwargs.get(name, default)
 
 
-def _is_real(value) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and \
-        math.isfinite(value)
+def _real_reason(name: str, value) -> str | None:
+    """None for a finite real number (one a float can hold), else the reason."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return f"{name}={value!r} is not a finite real number"
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int beyond float's range (10**400); no repr: it may be huge
+        bits = int(abs(value)).bit_length()
+        return (f"{name} is too large for a float (about 2**{bits - 1} in magnitude; "
+                f"cugraph_match computes in floating point); left to NetworkX")
+    return None if finite else f"{name}={value!r} is not a finite real number"
+
+
+MATCHING_FUNCTIONS = ("maximal_matching", "min_maximal_matching", "is_matching",
+                      "is_maximal_matching", "is_perfect_matching")
+NAN_NODE = ("a node not equal to itself (NaN): NetworkX does not see its self-loop as one "
+            "(u != v), which the backend's node positions cannot reproduce; left to NetworkX")
+
+
+def _has_nan_node(G) -> bool:
+    """Whether a node x has x != x (a float NaN, say)."""
+    nodes = G.nodes if isinstance(G, NxGraph) else G
+    return any(map(_not_self_equal, nodes))
+
+
+def _not_self_equal(x) -> bool:
+    try:
+        return bool(x != x)
+    except Exception:  # a node whose != raises or is not a truth value: NetworkX decides
+        return True
 
 
 def _weight_reason(weight) -> str | None:
@@ -203,6 +230,8 @@ class BackendInterface:
                         f"NetworkXNotImplemented for this one)")
         if name == "is_maximal_matching" and G is not None and G.is_multigraph():
             return _matching.MULTIGRAPH_MAXIMALITY
+        if name in MATCHING_FUNCTIONS and G is not None and _has_nan_node(G):
+            return NAN_NODE
         if name in ("louvain_communities", "louvain_partitions"):
             if G is not None and G.is_directed():
                 return (f"{name} on a directed graph optimises directed modularity (Dugué & "
@@ -212,10 +241,9 @@ class BackendInterface:
             threshold = _argument("threshold", 3, args, kwargs, 1e-7)
             if (reason := _weight_reason(weight)) is not None:
                 return reason
-            if not _is_real(resolution):
-                return f"resolution={resolution!r} is not a finite real number"
-            if not _is_real(threshold):
-                return f"threshold={threshold!r} is not a finite real number"
+            for label, value in (("resolution", resolution), ("threshold", threshold)):
+                if (reason := _real_reason(label, value)) is not None:
+                    return reason
         if name == "modularity":
             weight = _argument("weight", 2, args, kwargs, "weight")
             resolution = _argument("resolution", 3, args, kwargs, 1)
