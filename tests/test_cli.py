@@ -74,6 +74,12 @@ BAD_FILES = [
      r"word_weight.csv, line 3: weight 'heavy' is not a number"),
     ("negative.csv", b"1,2,3\n2,3,-1\n",
      r"weight column 'weight' has 1 zero or negative value\(s\)"),
+    # an empty id field was read as a vertex named '' (every id became a string)
+    ("empty_src.csv", b"1,2,5\n,2,3\n3,4,1\n",
+     r"empty_src.csv, line 2: the first \(source\) vertex id is empty: ',2,3'"),
+    ("empty_dst.csv", b"1,2,5\n2,,3\n3,4,1\n",
+     r"empty_dst.csv, line 2: the second \(destination\) vertex id is empty: '2,,3'"),
+    ("empty_dst_of_pair.csv", b"1,2\n3,\n", r"line 2: the second \(destination\) vertex id"),
 ]
 
 
@@ -230,6 +236,29 @@ def test_headers_commas_and_gzip_are_read(tmp_path):
     edges, vertices = read_graph(path)
     pd.testing.assert_frame_equal(edges, expected)
     assert vertices.tolist() == [1, 2, 3]
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path):
+    """A UTF-8 BOM before the banner made the file an edge list (its size line an edge)."""
+    mm = BOM + b"%%MatrixMarket matrix coordinate pattern symmetric\n5 7 2\n1 2\n3 4\n"
+    for name, content in (("bom.mtx", mm), ("bom.mtx.gz", gzip.compress(mm))):
+        path = tmp_path / name
+        path.write_bytes(content)
+        edges, vertices = read_graph(path)
+        pd.testing.assert_frame_equal(edges, pd.DataFrame({"src": [1, 3], "dst": [2, 4]}))
+        assert vertices.tolist() == [1, 2, 3, 4, 5, 6, 7]
+    path = tmp_path / "bom.csv"  # an edge list: the first id is 1, not '\ufeff1'
+    path.write_bytes(BOM + b"1,2,5\n2,3,1\n")
+    edges, vertices = read_graph(path)
+    pd.testing.assert_frame_equal(edges, pd.DataFrame({"src": [1, 2], "dst": [2, 3],
+                                                       "weight": [5, 1]}))
+    assert vertices.tolist() == [1, 2, 3]
+    path = tmp_path / "bom_header.csv"
+    path.write_bytes(BOM + b"src,dst\n1,2\n")
+    assert read_graph(path)[0]["src"].tolist() == [1]
 
 
 def test_matrix_market_weights_follow_the_declared_field(tmp_path):

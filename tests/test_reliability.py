@@ -689,3 +689,143 @@ def test_a_vertex_matched_to_itself_is_not_a_matching_anywhere():
     with pytest.raises(ValueError, match=r"matching pairs 1 vertex/vertices with themselves; "
                                          r"first is 0"):
         cm.coarsen(EDGES, itself, **CPU)
+
+
+# --------------------------------------------------------------------------
+# NaN in Arrow-backed float columns; float16, longdouble and big-endian
+# dtypes; integer ids past 2**53 beside float ids (review findings)
+# --------------------------------------------------------------------------
+
+def _arrow_frame(weight, src=(0, 0, 1, 2), dst=(1, 2, 2, 3)):
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"src": list(src), "dst": pa.array(list(dst)),
+                      "weight": pa.array(weight, from_pandas=False)})
+    return table.to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def test_nan_in_an_arrow_float_weight_column_is_refused(tmp_path):
+    """A NaN (a value, not a null, in Arrow) passed isna() and was matched."""
+    e = _arrow_frame([np.nan, 3.0, 2.0, 1.0])
+    numpy_message = None
+    try:
+        cm.suitor_matching(pd.DataFrame({"src": [0, 0, 1, 2], "dst": [1, 2, 2, 3],
+                                         "weight": [np.nan, 3.0, 2.0, 1.0]}), **CPU)
+    except ValueError as err:
+        numpy_message = str(err)
+    assert numpy_message is not None and "1 null/NaN value(s); first is row 0" in numpy_message
+    for frame in (e, e.astype({"weight": "Float64"})):
+        with pytest.raises(ValueError, match=r"weight column 'weight' has 1 null/NaN value\(s\); "
+                                             r"first is row 0 "):
+            cm.suitor_matching(frame, **CPU)
+        with pytest.raises(ValueError, match="null/NaN"):
+            cm.Graph(frame, backend="cpu")
+    path = tmp_path / "e.parquet"
+    e.to_parquet(path)
+    read = pd.read_parquet(path, dtype_backend="pyarrow")
+    with pytest.raises(ValueError, match=r"has 1 null/NaN value\(s\); first is row 0 "):
+        cm.suitor_matching(read, **CPU)
+    # a null beside a NaN: both counted, the first named
+    pa = pytest.importorskip("pyarrow")
+    both = pd.DataFrame({"src": [0, 0, 1, 2], "dst": [1, 2, 2, 3],
+                         "weight": pd.array(pa.array([1.0, None, 2.0, np.nan],
+                                                     from_pandas=False),
+                                            dtype=pd.ArrowDtype(pa.float64()))})
+    with pytest.raises(ValueError, match=r"has 2 null/NaN value\(s\); first is row 1 "):
+        cm.suitor_matching(both, **CPU)
+    # a clean Arrow frame still works, and its input is left as it was
+    good = _arrow_frame([4.0, 3.0, 2.0, 1.0])
+    before = good.copy()
+    assert cm.suitor_matching(good, **CPU)["mate"].tolist() == [1, 0, 3, 2]
+    pd.testing.assert_frame_equal(good, before)
+
+
+def test_nan_in_an_arrow_float_id_column_is_refused():
+    pa = pytest.importorskip("pyarrow")
+    e = pd.DataFrame({"src": pd.array(pa.array([0.0, np.nan, 1.0], from_pandas=False),
+                                      dtype=pd.ArrowDtype(pa.float64())),
+                      "dst": [1.0, 2.0, 2.0]})
+    with pytest.raises(ValueError, match=r"column 'src' has 1 null vertex id\(s\); first is row 1"):
+        cm.suitor_matching(e, **CPU)
+
+
+ODD_WEIGHT_DTYPES = [np.float16, np.longdouble, ">f8", ">f4", ">i8", ">i4", ">u8"]
+
+
+@pytest.mark.parametrize("dtype", ODD_WEIGHT_DTYPES, ids=str)
+def test_odd_weight_dtypes_give_the_plain_result(dtype):
+    """float16, longdouble and big-endian weights crashed inside numba."""
+    src, dst, w = [0, 0, 1, 2, 3, 4], [1, 2, 2, 3, 4, 0], [4, 3, 2, 1, 5, 2]
+    plain_dtype = np.float64 if np.dtype(dtype).kind == "f" else np.int64
+    ref = pd.DataFrame({"src": src, "dst": dst, "weight": np.array(w, dtype=plain_dtype)})
+    odd = pd.DataFrame({"src": src, "dst": dst, "weight": np.array(w, dtype=dtype)})
+    before = odd.copy()
+    for f in (lambda g: cm.suitor_matching(g, **CPU),
+              lambda g: cm.b_suitor_matching(g, 2, **CPU),
+              lambda g: cm.louvain(g, **CPU)):
+        expected, got = f(ref), f(odd)
+        if isinstance(expected, tuple):
+            expected, got = expected[0], got[0]
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+    part = cm.louvain(ref, **CPU)
+    part = part[0] if isinstance(part, tuple) else part
+    assert cm.modularity(odd, part) == pytest.approx(cm.modularity(ref, part))
+    matching = cm.suitor_matching(ref, **CPU)
+    assert cm.is_matching(odd, matching) and cm.is_matching(ref, matching)
+    assert cm.Graph(odd, backend="cpu").num_edges == cm.Graph(ref, backend="cpu").num_edges
+    pd.testing.assert_frame_equal(odd, before)  # the caller's frame is untouched
+    assert odd["weight"].dtype == np.dtype(dtype)
+    # bad values are still named in these dtypes
+    bad = odd.copy()
+    bad.loc[3, "weight"] = 0
+    with pytest.raises(ValueError, match=r"1 zero or negative value\(s\).*first is row 3"):
+        cm.suitor_matching(bad, **CPU)
+
+
+@pytest.mark.parametrize("dtype", [">i8", ">i4", ">u8", np.float16, np.longdouble, ">f8"],
+                         ids=str)
+def test_odd_id_dtypes_give_the_plain_result(dtype):
+    src, dst, w = [0, 0, 1, 2, 3, 4], [1, 2, 2, 3, 4, 0], [4.0, 3.0, 2.0, 1.0, 5.0, 2.0]
+    plain_dtype = np.float64 if np.dtype(dtype).kind == "f" else np.int64
+    ref = pd.DataFrame({"src": np.array(src, dtype=plain_dtype),
+                        "dst": np.array(dst, dtype=plain_dtype), "weight": w})
+    odd = pd.DataFrame({"src": np.array(src, dtype=dtype), "dst": np.array(dst, dtype=dtype),
+                        "weight": w})
+    before = odd.copy()
+    expected, got = cm.suitor_matching(ref, **CPU), cm.suitor_matching(odd, **CPU)
+    assert got["vertex"].tolist() == expected["vertex"].tolist()
+    assert got["mate"].tolist() == expected["mate"].tolist()
+    assert cm.is_matching(odd, expected)
+    pd.testing.assert_frame_equal(odd, before)
+
+
+def test_longdouble_ids_that_float64_cannot_hold_are_refused():
+    if np.finfo(np.longdouble).nmant <= 52:
+        pytest.skip("longdouble is float64 here")
+    ids = np.array([2**60, 2**60 + 1], dtype=np.longdouble)
+    e = pd.DataFrame({"src": ids, "dst": ids[::-1].copy(), "weight": [1.0, 1.0]})
+    with pytest.raises(TypeError, match="not exact as float64"):
+        cm.Graph(e, backend="cpu")
+
+
+def test_integer_ids_past_2_53_beside_float_ids_are_refused():
+    """pd.concat promoted int64 ids to float64 and merged 2**53 with 2**53 + 1."""
+    big = np.array([2**53, 2**53 + 1], dtype=np.int64)
+    e = pd.DataFrame({"src": big, "dst": np.array([1.0, 2.0]), "weight": [1.0, 2.0]})
+    before = e.copy()
+    with pytest.raises(TypeError, match=r"vertex ids in 'src'/'dst' mix integer ids with float "
+                                        r"ids, and 1 integer id\(s\) beyond 2\*\*53 \(first is "
+                                        r"9007199254740993\)"):
+        cm.suitor_matching(e, **CPU)
+    pd.testing.assert_frame_equal(e, before)
+    ints = pd.DataFrame({"src": big, "dst": np.array([1, 2]), "weight": [1.0, 2.0]})
+    with pytest.raises(TypeError, match="mix integer ids with float ids"):
+        cm.Graph(ints, backend="cpu", vertices=[0.5])
+    top = pd.DataFrame({"src": np.array([2**64 - 1, 1], dtype=np.uint64),
+                        "dst": np.array([0.5, 2.0]), "weight": [1.0, 2.0]})
+    with pytest.raises(TypeError, match="first is 18446744073709551615"):
+        cm.Graph(top, backend="cpu")
+    # integer ids float64 holds exactly (2**54 is) still mix with floats
+    exact = pd.DataFrame({"src": np.array([2**54, 2], dtype=np.int64),
+                          "dst": np.array([1.0, 2.5]), "weight": [1.0, 2.0]})
+    assert cm.Graph(exact, backend="cpu").num_vertices == 4
+    assert cm.Graph(ints.assign(src=[3, 4]), backend="cpu", vertices=[0.5]).num_vertices == 5

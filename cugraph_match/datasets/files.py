@@ -100,12 +100,14 @@ def _open_text(path: Path):
     with path.open("rb") as fh:
         head = fh.read(8)
     if head.startswith(b"\x1f\x8b"):
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+        # utf-8-sig: a leading byte-order mark is dropped, so it cannot hide
+        # the MatrixMarket banner or become part of the first id
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig")
     for magic, kind in _COMPRESSED.items():
         if head.startswith(magic):
             raise ValueError(f"{path} is {kind}-compressed; decompress it first (gzip is read "
                              f"as it is)")
-    return path.open("r", encoding="utf-8")
+    return path.open("r", encoding="utf-8-sig")
 
 
 class _Lines:
@@ -154,6 +156,10 @@ def _parse(path: Path, stream, max_isolated):
         if banner is not None and size is None:
             size = _size_line(fields, stripped, lines, max_isolated)
             continue
+        empty = [i for i, f in enumerate(fields[:2]) if not f]
+        if empty:
+            which = ("first (source)", "second (destination)")[empty[0]]
+            raise ValueError(lines.error(f"the {which} vertex id is empty: {stripped!r}"))
         rows.append(fields)
         numbers.append(lines.number)
     if banner is not None:

@@ -102,6 +102,29 @@ def common_integer_ids(parts):
     return [p.astype(object) for p in parts]
 
 
+def native_ids(part, what: str):
+    """A NumPy-backed id column the numba kernels can read, as a new Series
+    (the caller's is never modified): float16 ids become float64 (exact);
+    longdouble ids float64 when that is exact, else a TypeError naming
+    ``what``; a non-native byte order the same dtype in native order."""
+    dtype = part.dtype
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iuf":
+        return part
+    if dtype.kind == "f" and dtype.itemsize not in (4, 8):
+        values = part.to_numpy()
+        cast = values.astype(np.float64)
+        differ = (cast.astype(dtype) != values) & ~np.isnan(values)
+        if differ.any():
+            at = int(np.flatnonzero(differ)[0])
+            raise TypeError(f"{what}: {int(differ.sum())} id(s) of dtype {dtype} are not exact "
+                            f"as float64; first is {values[at]!r}; give the ids an integer, "
+                            f"float64 or string dtype")
+        return part.astype(np.float64)
+    if not dtype.isnative:
+        return part.astype(dtype.newbyteorder("="))
+    return part
+
+
 def _integer_dtype(part) -> np.dtype | None:
     dtype = part.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":
@@ -116,7 +139,7 @@ def renumber(parts: list, lib, xp, what: str) -> tuple[list, Any]:
     int64) and the sorted distinct ids as a Series of ``lib`` named
     ``vertex``.  ``what`` names the ids in errors.
     """
-    parts = [category_values(p) for p in parts]
+    parts = [native_ids(category_values(p), what) for p in parts]
     present = [p for p in parts if len(p)]
     if present:
         cast = iter(common_integer_ids(present))
@@ -131,7 +154,39 @@ def renumber(parts: list, lib, xp, what: str) -> tuple[list, Any]:
 
         codes, labels = _integer_xp([p.to_cupy() for p in parts], dtype, cupy)
         return [to_backend(c, xp) for c in codes], lib.Series(labels, name="vertex")
+    _refuse_inexact_float_promotion(parts, what)
     return _factorize(parts, lib, xp, what)
+
+
+def _refuse_inexact_float_promotion(parts, what: str) -> None:
+    """Integer id columns beside float ones are joined as float64, which would
+    merge integer ids beyond 2**53 that float64 cannot hold exactly (2**53 and
+    2**53 + 1, say): raise a TypeError naming ``what`` unless every integer id
+    is exact as float64."""
+    kinds = [getattr(getattr(p.dtype, "numpy_dtype", p.dtype), "kind", None)
+             for p in parts if len(p)]
+    if "f" not in kinds:
+        return
+    for p in parts:
+        dtype = getattr(p.dtype, "numpy_dtype", p.dtype)
+        if not len(p) or getattr(dtype, "kind", None) not in ("i", "u"):
+            continue
+        values = p.to_numpy() if isinstance(p.dtype, np.dtype) else \
+            p.dropna().to_numpy(dtype=dtype)
+        if hasattr(values, "get"):  # pragma: no cover - a cuDF column on the device
+            values = values.get()
+        big = (values > 2**53) | (values < -2**53) if dtype.kind == "i" else values > 2**53
+        if not big.any():
+            continue
+        wide = values[big]
+        # as Python ints: casting float64 back to the dtype can wrap at its top
+        inexact = np.array([int(float(v)) != int(v) for v in wide.tolist()], dtype=bool)
+        if inexact.any():
+            first = wide[np.flatnonzero(inexact)[0]]
+            raise TypeError(f"{what} mix integer ids with float ids, and {int(inexact.sum())} "
+                            f"integer id(s) beyond 2**53 (first is {int(first)}) would be "
+                            f"rounded, and merged, as float64; give the id columns (and "
+                            f"vertices) one dtype")
 
 
 def _shifted_back(offsets, low: int, dtype):

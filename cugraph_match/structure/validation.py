@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import pandas as pd
 
 from . import pipeline_cpu as host
 from .inputs import EdgeInput
@@ -57,6 +58,20 @@ def not_numbers(series, integral: bool = False):
         return series.notna()
     kind = numbers.Integral if integral else numbers.Real
     return ~series.map(lambda x: isinstance(x, kind) and not isinstance(x, bool)).astype(bool)
+
+
+def null_or_nan(series):
+    """Mask of the nulls of a column and, in a pandas float column backed by
+    Arrow or a nullable ``Float64`` array, of its NaN values too: there NaN is
+    a value, not a null, and ``isna()`` does not see it (NumPy float columns
+    and cuDF ones report NaN through ``isna()`` already)."""
+    nulls = series.isna()
+    dtype = series.dtype
+    if (type(series).__module__.startswith("pandas") and not isinstance(dtype, np.dtype)
+            and getattr(dtype, "kind", None) == "f"):
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        nulls = nulls | pd.Series(np.isnan(values), index=series.index)
+    return nulls
 
 
 def _describe_row(edges: EdgeInput, mask) -> str:
@@ -107,7 +122,7 @@ def edge_problems(edges: EdgeInput):
         values = _numpy_column(frame[col])
         if values is not None and values.dtype.kind in "iu":
             continue  # an integer NumPy column holds no nulls
-        nulls = frame[col].isna()
+        nulls = null_or_nan(frame[col])
         n_bad = int(nulls.sum())
         if n_bad:
             yield "null_id", col, n_bad, _describe_row(edges, nulls)
@@ -134,7 +149,7 @@ def edge_problems(edges: EdgeInput):
     if values is not None:
         yield from _numpy_weight_problems(edges, col, values)
         return
-    nulls = w.isna()
+    nulls = null_or_nan(w)
     n_bad = int(nulls.sum())
     if n_bad:
         yield "nan", col, n_bad, _describe_row(edges, nulls)
@@ -164,8 +179,24 @@ def validate(edges: EdgeInput) -> None:
         raise problem_error(*problem)
 
 
+def native_values(values: np.ndarray) -> np.ndarray:
+    """NumPy values the numba scans and kernels can read: float32, float64 and
+    native-order integers stay as they are; other floats (float16, longdouble)
+    and non-native byte orders become float64, int64 or uint64 -- a copy, the
+    caller's array is never modified."""
+    dtype = values.dtype
+    if dtype.kind == "f":
+        if dtype == np.float32 or dtype == np.float64:  # == is False for '>f8'
+            return values
+        return values.astype(np.float64)
+    if dtype.kind in "iu" and not dtype.isnative:
+        return values.astype(np.int64 if dtype.kind == "i" else np.uint64)
+    return values
+
+
 def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
     """One pass over a NumPy weight column (see the module notes)."""
+    values = native_values(values)
     if values.dtype.kind == "f":
         nan, first_nan, inf, first_inf, nonpos, first_nonpos = host.scan_float_weights(values)
         if nan:
