@@ -69,7 +69,7 @@ def distributed_call(scale: int, workers: int, edges: pd.DataFrame, expected) ->
         cm.suitor_matching(warm).compute()  # compile the kernels in every worker
         frame = client.persist(dd.from_pandas(edges, npartitions=4 * workers))
         wait(frame)
-        addresses = sorted(client.scheduler_info()["workers"])
+        addresses = sorted(client.nthreads())
         for a in addresses:
             client.submit(w.peak_rss_bytes, True, workers=[a], pure=False).result()
         start = time.perf_counter()

@@ -348,3 +348,97 @@ def test_cut_order_is_the_lexicographic_order(data):
                                         max_size=count)), dtype=np.int32)
     np.testing.assert_array_equal(cut_order(pair, owner, n, workers),
                                   np.lexsort((pair, owner)))
+
+
+def random_weighted(edges: int, vertices: int, seed: int, weight: bool = True):
+    rng = np.random.default_rng(seed)
+    columns = {"src": rng.integers(0, vertices, edges), "dst": rng.integers(0, vertices, edges)}
+    if weight:
+        columns["weight"] = rng.random(edges) + 0.01
+    return pd.DataFrame(columns)
+
+
+@pytest.fixture
+def small_cluster(request):
+    """A cluster other than the module's: ``request.param`` is (threads per
+    worker, processes)."""
+    threads, processes = request.param
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=threads,
+                                       processes=processes, dashboard_address=None)
+    with distributed.Client(cluster, set_as_default=False) as c:
+        yield c
+    cluster.close()
+
+
+def same_on(client, distributed_result, single_result):
+    """:func:`same`, computing on ``client`` (not the default one)."""
+    pd.testing.assert_frame_equal(
+        _strings_as_objects(distributed_result.compute(scheduler=client)),
+        _strings_as_objects(single_result))
+
+
+@pytest.mark.parametrize("small_cluster", [(2, True)], indirect=True)
+def test_supersteps_of_a_worker_are_one_chain_on_threaded_workers(small_cluster):
+    # with 2 threads per worker, a worker's supersteps must still run one
+    # after another (they share its run state)
+    edges = random_weighted(20_000, 5_000, seed=7)
+    frame = dd.from_pandas(edges, npartitions=4)
+    g = cm.dask.DistributedGraph(frame, client=small_cluster)
+    single = cm.suitor_matching(frame.compute(scheduler="sync"), backend="cpu")
+    same_on(small_cluster, cm.suitor_matching(g), single)
+
+
+def test_each_superstep_depends_on_the_same_workers_previous_one(client):
+    # the chain itself: worker k's superstep t + 1 takes its superstep t (a
+    # race that the end-to-end test above catches only on larger graphs)
+    import itertools
+
+    from cugraph_match.dask import worker as w
+
+    edges = random_weighted(2_000, 500, seed=5)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2))
+    calls = []
+    submit = g.submit
+
+    def recording(k, function, *args):
+        future = submit(k, function, *args)
+        if function is w.superstep:
+            calls.append((k, args, future))
+        return future
+
+    g.submit = recording
+    cm.suitor_matching(g).compute()
+    steps = {k: [(args, f) for j, args, f in calls if j == k] for k in range(2)}
+    assert all(len(s) > 1 for s in steps.values())
+    for chain in steps.values():
+        for (_, before), (args, _) in itertools.pairwise(chain):
+            assert any(a is before for a in args)
+
+
+@pytest.mark.parametrize("small_cluster", [(1, False)], indirect=True)
+def test_in_process_workers_keep_their_own_parts(small_cluster):
+    # workers in one process share the module's PARTS: each keeps its own part
+    edges = random_weighted(3_000, 800, seed=11)
+    frame = dd.from_pandas(edges, npartitions=3)
+    g = cm.dask.DistributedGraph(frame, client=small_cluster)
+    edges = frame.compute(scheduler="sync")
+    same_on(small_cluster, cm.suitor_matching(g), cm.suitor_matching(edges, backend="cpu"))
+    same_on(small_cluster, cm.b_suitor_matching(g, 2),
+            cm.b_suitor_matching(edges, 2, backend="cpu"))
+
+
+def test_unweighted_modularity_equals_the_single_machine_call(client):
+    edges = random_weighted(2_000, 300, seed=3, weight=False)
+    frame = dd.from_pandas(edges, npartitions=3)
+    vertices = np.unique(np.concatenate([edges["src"], edges["dst"]]))
+    parts = pd.DataFrame({"vertex": vertices, "community": vertices % 5})
+    assert cm.modularity(frame, parts, weight=None) == \
+        pytest.approx(cm.modularity(edges, parts, weight=None), rel=1e-12)
+
+
+def test_message_places_must_fit_their_word():
+    from cugraph_match.dask.worker import check_cut_sizes
+
+    check_cut_sizes(np.array([0, 5, 2**30 - 1 + 5], dtype=np.int64))
+    with pytest.raises(ValueError, match="2\\*\\*30"):
+        check_cut_sizes(np.array([0, 3, 2**30 + 3], dtype=np.int64))

@@ -126,11 +126,19 @@ class DistributedGraph:
         self.source, self.destination, self.weight = source, destination, found.weight
         self.weighted = found.weight is not None
         self.device_frames = frame_library(meta) is not pd
-        self.workers = sorted(self.client.scheduler_info()["workers"])
+        # client.nthreads() lists every worker (scheduler_info() may list a few)
+        self.workers = sorted(self.client.nthreads())
         self.gid = f"cugraph-match-{uuid.uuid4().hex}"
         self._what = f"vertex ids in {source!r}/{destination!r}"
-        self._build(edges, meta)
-        weakref.finalize(self, _drop_parts, self.client, self.workers, self.gid)
+        # registered before the build, so that a failed build frees the
+        # parts already built on other workers
+        finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
+                                     self.gid)
+        try:
+            self._build(edges, meta)
+        except BaseException:
+            finalizer()
+            raise
 
     # -- the build ----------------------------------------------------------
 
@@ -150,9 +158,9 @@ class DistributedGraph:
         pieces = [[client.submit(w.piece, split, k, pure=False) for k in range(p)]
                   for split in splits]
         sizes = [client.submit(w.piece_bytes, split, pure=False) for split in splits]
-        builds = [client.submit(w.build_part, self.gid, k, p, self.boundaries, self.weighted,
-                                self.device_frames, self._what, *[row[k] for row in pieces],
-                                workers=[address], pure=False)
+        builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
+                                self.weighted, self.device_frames, self._what,
+                                *[row[k] for row in pieces], workers=[address], pure=False)
                   for k, address in enumerate(self.workers)]
         # a piece moved when it was cut on another worker than the one it was for
         sizes = client.gather(sizes)  # the splits are done once their sizes are
@@ -165,7 +173,15 @@ class DistributedGraph:
         # dropped before the builds end, so that the workers free the input
         # rows and their pieces as soon as the builds reading them are done
         del parts, splits, pieces
-        infos = client.gather(builds)
+        try:
+            infos = client.gather(builds)
+        except BaseException:
+            # let every build end before the parts are dropped (a drop
+            # arriving first would leave its part behind)
+            from distributed import wait
+
+            wait(builds)
+            raise
         del builds
         self.parts = infos
         self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
@@ -250,12 +266,13 @@ class DistributedGraph:
                 f"{kind}, {len(self.workers)} workers, {self.stats['cut_edges']} cut edges)")
 
     def submit(self, k: int, function, *args):
-        """Run ``function(gid, *args)`` on worker k, where its part lives."""
-        return self.client.submit(function, self.gid, *args, workers=[self.workers[k]],
-                                  pure=False)
+        """Run ``function(key, *args)`` on worker k, where its part lives
+        (``key``: the part's key in ``worker.PARTS``)."""
+        return self.client.submit(function, w.part_key(self.gid, k), *args,
+                                  workers=[self.workers[k]], pure=False)
 
     def on_all(self, function, *args) -> list:
-        """``function(gid, *args)`` on every worker; the results in worker order."""
+        """``function(key, *args)`` on every worker; the results in worker order."""
         return self.client.gather([self.submit(k, function, *args)
                                    for k in range(len(self.workers))])
 
@@ -287,8 +304,8 @@ def _drop_parts(client, workers, gid) -> None:
     """Free a graph's parts on its workers (when the DistributedGraph is collected)."""
     try:
         if client.status == "running":
-            for address in workers:
-                client.submit(w.drop_part, gid, workers=[address], pure=False)
+            for k, address in enumerate(workers):
+                client.submit(w.drop_part, w.part_key(gid, k), workers=[address], pure=False)
     except Exception:  # pragma: no cover - the cluster is gone already
         pass
 

@@ -116,19 +116,26 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
     returns the run's figures (rounds, messages and bytes per round).
 
     The client does not wait between supersteps: a batch of them is
-    submitted as one chain of tasks (each worker's superstep depending on the
-    message blocks addressed to it), and the counts are read once per batch.
+    submitted as one chain of tasks (each worker's superstep depending on its
+    previous superstep and on the message blocks addressed to it), and the
+    counts are read once per batch.
     """
     client, p = graph.client, len(graph.workers)
     started = time.perf_counter()
     graph.on_all(w.start_run)
     inbox: list[list] = [[None] * p for _ in range(p)]  # inbox[k][i]: block i -> k
+    # each worker's superstep t + 1 takes its superstep t as an (ignored)
+    # argument, so that a worker's supersteps form one chain: they share its
+    # run state, and a worker with several threads would otherwise run two
+    # of them at once (or out of order)
+    previous: list = [None] * p
     messages, moved, busy = [], [], []
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
         for _ in range(batch):
-            steps = [graph.submit(k, w.superstep, *inbox[k]) for k in range(p)]
+            steps = [graph.submit(k, w.superstep, previous[k], *inbox[k]) for k in range(p)]
+            previous = steps
             counted.append([client.submit(w.step_counts, step, workers=[graph.workers[k]],
                                           pure=False) for k, step in enumerate(steps)])
             inbox = [[client.submit(w.block, steps[i], k, workers=[graph.workers[i]],
@@ -144,7 +151,7 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
                 finished = True
                 break
         batch = min(2 * batch, MAX_BATCH)
-    del inbox
+    del inbox, previous
     rounds = len(messages)
     pairs = graph.on_all(w.finish_run)
     stats = {"rounds": rounds, "messages_per_round": messages, "bytes_per_round": moved,

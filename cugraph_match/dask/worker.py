@@ -3,8 +3,9 @@ owner, each worker's part of the graph (kept in this process between
 calls), the supersteps and the result frames.
 
 Every function here is called through ``client.submit``; the parts live in
-:data:`PARTS`, keyed by the distributed graph's id, in the worker process
-that owns them, as ``cugraph.dask`` keeps its per-worker state.  Tasks that
+:data:`PARTS`, keyed by the distributed graph's id and the worker's number
+(``"{gid}/{k}"``: workers in one process share the dict), in the worker
+process that owns them, as ``cugraph.dask`` keeps its per-worker state.  Tasks that
 touch a part are pinned to its worker (``workers=[address]``) and never
 pure, so the scheduler neither moves nor de-duplicates them.
 """
@@ -30,7 +31,8 @@ from ..structure.sort_cpu import bit_width, stable_argsort
 from ..structure.validation import edge_problems, plain
 from . import kernels
 
-#: The parts of distributed graphs held by this worker process, by graph id.
+#: The parts of distributed graphs held by this worker process, by
+#: :func:`part_key` (graph id and worker number).
 PARTS: dict[str, "LocalPart"] = {}
 
 
@@ -137,6 +139,26 @@ def piece_bytes(pieces: list) -> list[int]:
 # --------------------------------------------------------------------------
 
 
+def part_key(gid: str, k: int) -> str:
+    """The key of worker k's part of graph ``gid`` in :data:`PARTS`."""
+    return f"{gid}/{k}"
+
+
+#: A message word is ``place << 2 | kind`` in 32 bits: a place (the index of
+#: a cut edge among those a pair of workers shares) must be below this.
+MAX_CUT_PER_PAIR = 2**30
+
+
+def check_cut_sizes(cut_start: np.ndarray) -> None:
+    """Refuse a part sharing :data:`MAX_CUT_PER_PAIR` or more cut edges with
+    one worker: their places would not fit a message word."""
+    sizes = np.diff(np.asarray(cut_start, dtype=np.int64))
+    if sizes.shape[0] and int(sizes.max()) >= MAX_CUT_PER_PAIR:
+        raise ValueError(f"a pair of workers shares {int(sizes.max())} cut edges; the "
+                         f"superstep messages take fewer than 2**30 ({MAX_CUT_PER_PAIR}) per "
+                         f"pair: use more workers or a graph with fewer cut edges")
+
+
 @dataclass
 class LocalPart:
     """One worker's part: its owned vertices ``[own_lo, own_hi)`` and their
@@ -159,6 +181,7 @@ class LocalPart:
     entry_cut: np.ndarray  # the cut edge of each row entry, -1 inside the part
     weighted: bool
     device_frames: bool
+    keys: int  # edge keys run below this (local undirected edges + 1)
     run: dict = field(default_factory=dict)
     results: dict = field(default_factory=dict)
 
@@ -175,7 +198,8 @@ class LocalPart:
 
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
                device_frames: bool, what: str, *pieces) -> dict:
-    """Build and keep this worker's part from the row pieces sent to it."""
+    """Build and keep this worker's part from the row pieces sent to it;
+    ``gid`` is the part's key (:func:`part_key`)."""
     rows = pd.concat([p for p in pieces if p is not None and len(p)], ignore_index=True) \
         if any(p is not None and len(p) for p in pieces) else pieces[0]
     codes, labels = renumber([rows["u"], rows["v"]], pd, np, what)
@@ -194,6 +218,7 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
                                                    own_lo, own_hi)
     first = int(pref.offsets[own_lo])
+    keys = int(pref.indices.shape[0]) // 2 + 1  # before the ghosts' rows go
     pref = _owned_rows(pref, own_lo, own_hi)
     ghost_owner = owner_of[ghost]
     order = cut_order(pair, ghost_owner, n, workers)
@@ -202,10 +227,11 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     entry_cut[at[order] - first] = np.arange(order.shape[0])
     cut_start = np.zeros(workers + 1, dtype=np.int64)
     cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
+    check_cut_sizes(cut_start)
     part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
                      pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
                      entry_cut, weighted,
-                     device_frames)
+                     device_frames, keys)
     PARTS[gid] = part
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
@@ -343,10 +369,12 @@ def start_run(gid: str) -> int:
     return int(run["owed"].shape[0])
 
 
-def superstep(gid: str, *incoming) -> dict:
-    """One superstep on this worker; ``incoming[k]`` is the message array sent
-    by worker k last superstep (None when none).  Returns the outgoing
-    message arrays by destination and counts."""
+def superstep(gid: str, previous, *incoming) -> dict:
+    """One superstep on this worker; ``previous`` is this worker's previous
+    superstep (unused: passed so that the worker's supersteps run one after
+    another), ``incoming[k]`` the message array sent by worker k last
+    superstep (None when none).  Returns the outgoing message arrays by
+    destination and counts."""
     part = PARTS[gid]
     run = part.run
     senders = [np.full(m.shape[0], k, dtype=np.int64) for k, m in enumerate(incoming)
@@ -481,9 +509,10 @@ def modularity_sums(gid: str, *incoming) -> dict:
             block_ = slice(part.cut_start[k], part.cut_start[k + 1])
             code[part.cut_ghost[block_]] = codes
     pref = part.pref
-    m = int(pref.indices.shape[0]) // 2
+    # the owned rows hold keys up to the number of local edges (not of the
+    # entries they keep), so the all-ones table is sized from the build's count
     table = pref.weight_of_key.astype(np.float64) if pref.weight_of_key is not None \
-        else np.ones(m + 1, dtype=np.float64)
+        else np.ones(part.keys, dtype=np.float64)
     loop = part.loop.astype(np.float64) if part.loop is not None \
         else np.zeros(part.labels.shape[0], dtype=np.float64)
     total, inside, degree = kernels.modularity_sums(pref.offsets, pref.indices, pref.keys,
