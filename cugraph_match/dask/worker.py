@@ -119,7 +119,7 @@ def split_partition(frame, source: str, destination: str, weight: str | None, bo
     both = np.flatnonzero(ou != ov)
     position = np.concatenate([np.arange(len(rows)), both])
     # a narrow dtype makes NumPy's stable sort a one-pass radix sort
-    dest = np.concatenate([ou, ov[both]]).astype(narrow_unsigned(workers - 1))
+    dest = np.concatenate([ou, ov[both]]).astype(np.min_scalar_type(workers - 1))
     order = np.argsort(dest, kind="stable")
     cuts = np.searchsorted(dest[order], np.arange(workers + 1))
     return [rows.take(position[order[cuts[k]:cuts[k + 1]]]).reset_index(drop=True)
@@ -237,14 +237,6 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
             "label_dtype": labels.dtype}
-
-
-def narrow_unsigned(largest: int) -> np.dtype:
-    """The narrowest unsigned dtype holding ``largest``."""
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if largest <= np.iinfo(dtype).max:
-            return np.dtype(dtype)
-    return np.dtype(np.uint64)
 
 
 def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -> np.ndarray:

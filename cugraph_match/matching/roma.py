@@ -221,7 +221,7 @@ def _check_scalars(phases, threshold, seed, return_info) -> None:
         raise TypeError(f"return_info must be a bool, got {return_info!r}")
 
 
-def _too_large(values, xp):
+def _too_large(values):
     """Mask of integer ``values`` above :data:`EXACT_INTEGER_LIMIT` in magnitude
     (no abs: it wraps for int64's minimum)."""
     mask = values > EXACT_INTEGER_LIMIT
@@ -241,15 +241,14 @@ def _check_integer_edge_weights(graph, weight) -> None:
     present = np.asarray(to_backend(column.notna().to_numpy(), np), dtype=bool)
     kind = np.dtype(np.uint64 if column.dtype.kind == "u" else np.int64)
     values = np.asarray(to_backend(column[column.notna()].to_numpy(dtype=kind), np))
-    bad = _too_large(values, np)
+    bad = _too_large(values)
     count = int(bad.sum())
     if count:
         at = int(np.flatnonzero(bad)[0])
         row = int(np.flatnonzero(present)[at])
-        values = {row: values[at]}
         raise ValueError(f"weight column {weight!r} has {count} integer value(s) above 2**53 "
                          f"in magnitude, which float64 (the gains' type) cannot hold exactly; "
-                         f"first is row {row} ({plain(values[row])!r}); convert the weights "
+                         f"first is row {row} ({plain(values[at])!r}); convert the weights "
                          f"to float or scale them down")
 
 
@@ -260,7 +259,7 @@ def _check_integer_graph_weights(g: Graph) -> None:
     if w is None or w.dtype.kind not in "iu":
         return
     xp = g.backend.xp
-    bad = _too_large(w, xp)
+    bad = _too_large(w)
     count = int(bad.sum())
     if count:
         e = int(to_backend(xp.flatnonzero(bad)[:1], np)[0])
@@ -279,18 +278,10 @@ def _check_integer_matrix(matrix, xp) -> None:
     count and the first bad entry named); ``matrix`` as given, not converted."""
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         return  # the shape check names it
+    columns = xp.arange(matrix.shape[0])
+    (count,), (first,) = _count_in_bands(
+        matrix, xp, lambda band, i, i0: (_too_large(band) & (columns[None, :] != i),), 1)
     n = matrix.shape[0]
-    rows = max(1, CHECK_ELEMENTS // max(n, 1))
-    count, first = 0, -1
-    for i0 in range(0, n, rows):
-        band = matrix[i0:i0 + rows]
-        i = xp.arange(i0, i0 + band.shape[0])[:, None]
-        mask = _too_large(band, xp) & (xp.arange(n)[None, :] != i)
-        c = int(mask.sum())
-        if c:
-            count += c
-            if first < 0:
-                first = int(to_backend(xp.flatnonzero(mask.ravel())[:1], np)[0]) + i0 * n
     if count:
         i, j = divmod(first, n)
         value = plain(to_backend(matrix[i, j:j + 1], np)[0])
@@ -446,21 +437,30 @@ def _check_matrix(matrix, xp) -> None:
 
 
 def _scan_matrix_xp(matrix, xp):
-    """:func:`roma_cpu.scan_weight_matrix` with array operations (device), a
-    band of rows at a time."""
+    """:func:`roma_cpu.scan_weight_matrix` with array operations (device)."""
+    columns = xp.arange(matrix.shape[0])
+
+    def masks(band, i, i0):
+        off = columns[None, :] != i
+        return (off & ~xp.isfinite(band),
+                off & (band < 0),
+                (columns[None, :] > i) & (band != matrix[:, i0:i0 + band.shape[0]].T))
+
+    return _count_in_bands(matrix, xp, masks, 3)
+
+
+def _count_in_bands(matrix, xp, masks_of, kinds: int):
+    """Count the entries of each of the ``kinds`` masks ``masks_of(band, i, i0)``
+    gives for a band of rows (``i`` the band's row numbers as a column, ``i0``
+    the first), a band at a time to bound the temporaries; returns (counts,
+    first flat index of each, -1 when none)."""
     n = matrix.shape[0]
     rows = max(1, CHECK_ELEMENTS // max(n, 1))
-    counts = [0, 0, 0]
-    first = [-1, -1, -1]
-    columns = xp.arange(n)
+    counts, first = [0] * kinds, [-1] * kinds
     for i0 in range(0, n, rows):
         band = matrix[i0:i0 + rows]
         i = xp.arange(i0, i0 + band.shape[0])[:, None]
-        off = columns[None, :] != i
-        masks = (off & ~xp.isfinite(band),
-                 off & (band < 0),
-                 (columns[None, :] > i) & (band != matrix[:, i0:i0 + rows].T))
-        for k, mask in enumerate(masks):
+        for k, mask in enumerate(masks_of(band, i, i0)):
             count = int(mask.sum())
             if count:
                 counts[k] += count

@@ -14,7 +14,8 @@ from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_gr
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
 from .output import host_or_device
 from .renumber import category_values, describe_id_types, renumber
-from .validation import first_true, object_weight_dtype, plain, validate
+from .validation import (first_true, native_weight_dtype, object_weight_dtype, plain,
+                         validate)
 
 # Matchings pack a vertex id in the low 32 bits of an offer word (the
 # all-ones id is never a vertex), so a graph has fewer than 2**32 vertices.
@@ -245,12 +246,7 @@ def _weight_values(column, xp):
     if dtype.kind == "O":  # validated Python numbers: exact integers stay integers
         column = column.astype(object_weight_dtype(column, str, "weight"))
         dtype = column.dtype
-    if dtype.kind == "f":
-        target = dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
-    elif dtype.kind == "u":
-        target = np.dtype(np.uint64)
-    else:
-        target = np.dtype(np.int64)
+    target = native_weight_dtype(dtype)
     if hasattr(column, "to_cupy") and xp is not np:
         values = column.to_cupy()
     else:

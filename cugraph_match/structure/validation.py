@@ -179,19 +179,24 @@ def validate(edges: EdgeInput) -> None:
         raise problem_error(*problem)
 
 
-def native_values(values: np.ndarray) -> np.ndarray:
-    """NumPy values the numba scans and kernels can read: float32, float64 and
-    native-order integers stay as they are; other floats (float16, longdouble)
-    and non-native byte orders become float64, int64 or uint64 -- a copy, the
-    caller's array is never modified."""
-    dtype = values.dtype
+def native_weight_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype weights are computed in: float32 and float64 stay, other
+    floats (float16, longdouble, a non-native byte order) become float64,
+    integers int64 or uint64 (exact)."""
     if dtype.kind == "f":
-        if dtype == np.float32 or dtype == np.float64:  # == is False for '>f8'
-            return values
-        return values.astype(np.float64)
-    if dtype.kind in "iu" and not dtype.isnative:
-        return values.astype(np.int64 if dtype.kind == "i" else np.uint64)
-    return values
+        return dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
+    return np.dtype(np.uint64 if dtype.kind == "u" else np.int64)
+
+
+def native_values(values: np.ndarray) -> np.ndarray:
+    """NumPy weights the numba scans can read: native-order integers of any
+    width, float32 and float64 as they are; others converted as
+    :func:`native_weight_dtype` says -- a copy, the caller's array untouched."""
+    dtype = values.dtype
+    if dtype.kind in "iu" and dtype.isnative:
+        return values
+    target = native_weight_dtype(dtype)
+    return values if dtype == target else values.astype(target)
 
 
 def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
