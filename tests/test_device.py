@@ -40,6 +40,32 @@ def test_missing_library_is_named(fresh_probe, monkeypatch, module, words):
         backend.resolve_backend("gpu")
 
 
+@pytest.mark.parametrize("capability,usable", [((6, 1), False), ((7, 0), None)])
+def test_pre_volta_devices_are_refused(fresh_probe, monkeypatch, capability, usable):
+    # a stand-in driver reporting the capability: below 7.0 the probe must stop
+    # there with the reason (the b-Suitor lock needs independent thread
+    # scheduling); at 7.0 it must go on to the next check (here CuPy's sum)
+    import types
+
+    import numba
+
+    fake_cuda = types.SimpleNamespace(
+        is_available=lambda: True,
+        get_current_device=lambda: types.SimpleNamespace(compute_capability=capability,
+                                                         name=b"stand-in"))
+    monkeypatch.setattr(numba, "cuda", fake_cuda, raising=False)
+    monkeypatch.setitem(sys.modules, "numba.cuda", fake_cuda)
+    monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))  # no arange: fails later
+    ok, reason = device.probe()
+    assert not ok
+    if usable is False:
+        assert "compute capability 6.1 is below 7.0" in reason
+        with pytest.raises(RuntimeError, match="below 7.0"):
+            backend.resolve_backend("gpu")
+    else:
+        assert "below 7.0" not in reason and "CuPy cannot run" in reason
+
+
 def test_auto_falls_back_and_says_why_at_debug_level(fresh_probe, monkeypatch, caplog):
     monkeypatch.setitem(sys.modules, "cupy", None)
     with caplog.at_level(logging.DEBUG, logger="cugraph_match"):
