@@ -472,13 +472,18 @@ def fixed_point(graph: WeightedGraph, xp) -> tuple[WeightedGraph, float]:
 def segment_sum(values, groups, size: int, xp):
     """Exact int64 sums of ``values`` per group (``groups`` in ``0..size-1``),
     the same whatever order the device adds them in."""
-    out = xp.zeros(size, dtype=np.int64)
+    values = values.astype(np.int64, copy=False)
     if xp.__name__ == "cupy":
         import cupyx
 
-        cupyx.scatter_add(out, groups, values.astype(np.int64, copy=False))
-    else:
-        xp.add.at(out, groups, values.astype(np.int64, copy=False))
+        # CuPy's scatter_add has no int64 kernel (CUDA's 64-bit atomicAdd is
+        # unsigned); two's-complement sums wrap identically in uint64, so the
+        # int64 view of the unsigned sum is the exact signed sum.
+        out = xp.zeros(size, dtype=np.uint64)
+        cupyx.scatter_add(out, groups, values.view(np.uint64))
+        return out.view(np.int64)
+    out = xp.zeros(size, dtype=np.int64)
+    xp.add.at(out, groups, values)
     return out
 
 

@@ -30,13 +30,34 @@ def lexsort_xp(keys, xp):
     return order
 
 
-def segment_max(values, groups, size: int, xp):
-    """Largest of ``values`` per group id (``groups`` in ``0..size-1``)."""
-    out = xp.zeros(size, dtype=values.dtype)
-    if xp.__name__ == "cupy":
-        import cupyx
+# The dtypes CuPy's scatter_max kernels are built for (cupyx/_scatter.py).
+_CUPY_SCATTER_MAX = {np.dtype(t) for t in (np.int32, np.uint32, np.uint64, np.float32,
+                                           np.float64)}
 
-        cupyx.scatter_max(out, groups, values)
-    else:
+
+def segment_max(values, groups, size: int, xp):
+    """Largest of ``values`` per group id (``groups`` in ``0..size-1``);
+    a group with no value gets 0."""
+    if xp.__name__ != "cupy":
+        out = xp.zeros(size, dtype=values.dtype)
         xp.maximum.at(out, groups, values)
-    return out
+        return out
+    import cupyx
+
+    dtype = values.dtype
+    if dtype in _CUPY_SCATTER_MAX:
+        out = xp.zeros(size, dtype=dtype)
+        cupyx.scatter_max(out, groups, values)
+        return out
+    if dtype.kind == "i":
+        # No signed 64-bit kernel: flipping the sign bit maps int64 onto
+        # uint64 in the same order (and 0 onto 2**63), so the unsigned maximum
+        # flipped back is the signed one.
+        sign = np.uint64(1 << 63)
+        out = xp.full(size, sign, dtype=np.uint64)
+        cupyx.scatter_max(out, groups, values.astype(np.int64).view(np.uint64) ^ sign)
+        return (out ^ sign).view(np.int64).astype(dtype)
+    wide = np.uint64 if dtype.kind == "u" else np.float32 if dtype.itemsize < 4 else np.float64
+    out = xp.zeros(size, dtype=wide)
+    cupyx.scatter_max(out, groups, values.astype(wide))
+    return out.astype(dtype)
