@@ -12,7 +12,7 @@ from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marr
 from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
                        locally_dominant_matching, matching_weight, maximal_matching,
                        roma_matching, suitor_matching)
-from .structure.backend import gpu_available
+from .structure.device import gpu_available
 from .structure.graph import Graph
 
 __all__ = [

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..community.modularity import _check_resolution, check_partition_values
+from ..structure.checks import check_partition_values, check_resolution
 from ..structure.inputs import DEFAULT_WEIGHT
 from . import worker as w
 from .matching import _distribute, _raise_lookup_errors, as_distributed_graph
@@ -26,7 +26,7 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
 
     ``partition`` is a ``vertex | community`` frame (pandas, cuDF, or Dask,
     which is computed: it has one row per vertex)."""
-    _check_resolution(resolution)
+    check_resolution(resolution)
     g = as_distributed_graph(graph, source, destination, weight)
     if hasattr(partition, "compute") and hasattr(partition, "__dask_graph__"):
         partition = partition.compute()

@@ -54,13 +54,8 @@ from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
 from ..structure.renumber import category_values, common_integer_ids, unorderable_types
 from ..structure.sort_xp import lexsort_xp
-from ..structure.validation import (
-    capacity_scalar,
-    capacity_series,
-    not_numbers,
-    plain,
-    require_unique_columns,
-)
+from ..structure.checks import (capacity_scalar, capacity_series, not_numbers, plain,
+                                require_unique_columns)
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"

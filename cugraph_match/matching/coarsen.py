@@ -12,7 +12,7 @@ from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, f
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import edge_list_frame, host_or_device, vertex_frame
-from ..structure.validation import check_seed, plain, require_unique_ids, require_vertex_frame
+from ..structure.checks import check_seed, plain, require_unique_ids, require_vertex_frame
 from .maximal import METHODS, maximal_mates
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, uint64
 
-from ..structure.device import check_threads_per_block, launch
+from ..structure.checks import check_launch
+from ..structure.device import launch
 from .handshake_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
@@ -116,7 +117,7 @@ def match_kernel(mate, request, flag):
 def handshake_mates_gpu(offsets, indices, weights, xp, weighted: bool, seed: int,
                         max_rounds: int, low_degree: bool = True, threads_per_block: int = 256):
     """Run handshake rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
-    threads_per_block = check_threads_per_block(threads_per_block)
+    threads_per_block = check_launch(threads_per_block)
     n = int(offsets.shape[0]) - 1
     mate = xp.full(n, -1, dtype=np.int64)
     request = xp.full(n, NONE, dtype=np.int64)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.validation import check_seed
+from ..structure.checks import check_seed
 from .mates import mates_frame
 
 METHODS = ("handshake", "suitor")

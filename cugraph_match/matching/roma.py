@@ -17,8 +17,7 @@ from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import matching_frame
-from ..structure.validation import (numpy_seed, plain, require_unique_ids,
-                                    require_vertex_frame)
+from ..structure.checks import numpy_seed, plain, require_unique_ids, require_vertex_frame
 from . import roma_cpu as cpu
 
 #: Where a phase may start: the greedy matching (Suitor's), an empty one
