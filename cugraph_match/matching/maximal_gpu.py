@@ -5,7 +5,7 @@ propose to a red live neighbour, red live vertices accept one proposer, and
 mutual pairs match.  Within a kernel a thread writes only its own vertex's
 entry, and no kernel reads what it writes, so no atomics are needed.  The
 colours come from a stateless hash of (vertex, round key), shared with the
-CPU backend (``_handshake_hash``), so both backends give the same matching.
+CPU backend (``maximal_hash.py``), so both backends give the same matching.
 The host reads one flag per round; the match kernel sets it (a plain store,
 every writer storing the same value) when some vertex is still live.
 """
@@ -17,7 +17,7 @@ from numba import cuda, uint64
 
 from ..structure.checks import check_launch
 from ..structure.device import launch
-from .handshake_hash import BLUE_BELOW, mix64, round_keys
+from .maximal_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
 
@@ -31,7 +31,7 @@ def is_blue(v, colour_key):
 
 @cuda.jit(device=True)
 def priority(v, w, degree_w, choice_key, low_degree):
-    """As ``_maximal_matching_kernels_cpu.priority``."""
+    """As ``maximal_cpu.priority``."""
     lo, hi = min(v, w), max(v, w)
     h = _mix(((uint64(lo) << uint64(32)) | uint64(hi)) ^ choice_key)
     if low_degree:
@@ -42,7 +42,7 @@ def priority(v, w, degree_w, choice_key, low_degree):
 
 @cuda.jit(device=True)
 def heavier(e, w, best_e, best, weights):
-    """As ``handshake_cpu.heavier``."""
+    """As ``maximal_cpu.heavier``."""
     if weights.shape[0] == 0:
         return w > best
     x = weights[e]
