@@ -28,7 +28,8 @@ from ..structure.output import (masked_values, new_frame, output_weights, pairs_
                                 take_labels)
 from ..structure.renumber import renumber
 from ..structure.sort_cpu import bit_width, stable_argsort
-from ..structure.validation import edge_problems, plain
+from ..structure.checks import plain
+from ..structure.validation import edge_problems
 from . import kernels
 
 #: The parts of distributed graphs held by this worker process, by
