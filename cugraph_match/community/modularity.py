@@ -32,7 +32,8 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
         is an error unless ``symmetrize=True``.
     partition : DataFrame
         ``vertex | community``, one row per vertex of the graph (community
-        labels of any type), as :func:`louvain` returns.
+        labels of any type), as :func:`louvain` returns, or
+        ``vertex | partition`` as ``cugraph.louvain`` returns.
     resolution : float
         γ > 0; larger values favour smaller communities.
     source, destination, weight : str
@@ -88,8 +89,9 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
 
 
 def community_codes(graph: Graph, partition):
-    """The ``vertex | community`` frame as community codes per internal vertex."""
-    check_partition_values(partition)
+    """The ``vertex | community`` (or cuGraph's ``vertex | partition``) frame
+    as community codes per internal vertex."""
+    column = check_partition_values(partition)
     xp = graph.backend.xp
     vertex = internal_ids(graph, partition["vertex"], "partition column 'vertex'")
     n = len(graph.labels)
@@ -99,7 +101,7 @@ def community_codes(graph: Graph, partition):
         lacking = int(np.flatnonzero(~given)[0])
         raise lacking_ids_error("partition", n - len(partition), graph.labels.iloc[lacking],
                                 "community")
-    codes, _ = graph.frame_lib.factorize(partition["community"])
+    codes, _ = graph.frame_lib.factorize(partition[column])
     community = xp.empty(n, dtype=np.int64)
     community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,
                                    xp).astype(np.int64)

@@ -250,16 +250,37 @@ def check_resolution(resolution) -> None:
         raise ValueError(f"resolution must be a positive finite number, got {resolution!r}")
 
 
-def check_partition_values(partition) -> None:
+#: The label column of a partition frame: ``community`` (what this package's
+#: ``louvain`` returns) or ``partition`` (what ``cugraph.louvain`` returns).
+PARTITION_COLUMNS = ("community", "partition")
+
+
+def check_partition_values(partition) -> str:
     """The checks of a partition that need no graph: its columns, null
-    communities, repeated vertices."""
-    require_vertex_frame(partition, ("vertex", "community"), "partition")
-    nulls = partition["community"].isna()
+    labels, repeated vertices.  Returns the name of its label column,
+    ``community`` or cuGraph's ``partition`` (a frame with both is refused:
+    which one is meant cannot be told)."""
+    if not hasattr(partition, "columns"):
+        raise TypeError(f"partition must be a vertex|community DataFrame, got "
+                        f"{type(partition).__name__}")
+    require_vertex_frame(partition, ("vertex",), "partition")
+    present = [c for c in PARTITION_COLUMNS if c in partition.columns]
+    if len(present) > 1:
+        raise ValueError(f"partition has both a 'community' and a 'partition' column; keep the "
+                         f"one that holds the labels (the frame has columns "
+                         f"{list(partition.columns)})")
+    if not present:
+        raise ValueError(f"partition frame lacks column(s) ['community'] (or cuGraph's "
+                         f"'partition'); it has {list(partition.columns)}")
+    column = present[0]
+    require_unique_columns(partition, (column,), "partition")
+    nulls = partition[column].isna()
     if int(nulls.sum()):
         first = partition["vertex"][nulls].iloc[0]
-        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
+        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null {column}; "
                          f"first is {plain(first)!r}")
     require_unique_ids(partition["vertex"], "partition")
+    return column
 
 
 # --------------------------------------------------------------------------
