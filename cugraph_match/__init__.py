@@ -11,8 +11,8 @@ from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marr
                        stable_marriage_master_lists)
 from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
                        locally_dominant_matching, matching_weight, maximal_matching,
-                       roma_matching, suitor_matching)
-from .structure.backend import gpu_available
+                       project_partition, roma_matching, suitor_matching)
+from .structure.device import gpu_available
 from .structure.graph import Graph
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "maximal_matching",
     "modularity",
     "popular_matching",
+    "project_partition",
     "roma_matching",
     "stable_marriage",
     "stable_marriage_master_lists",

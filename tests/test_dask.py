@@ -293,6 +293,10 @@ def test_modularity_keeps_self_loops_and_resolution(client):
     for gamma in (0.5, 1.0, 2.0):
         assert cm.modularity(frame, parts, resolution=gamma) == \
             pytest.approx(cm.modularity(edges, parts, resolution=gamma), rel=1e-12)
+    # cuGraph's vertex | partition frames too
+    cugraph_parts = parts.rename(columns={"community": "partition"})
+    assert cm.modularity(frame, cugraph_parts) == \
+        pytest.approx(cm.modularity(edges, parts), rel=1e-12)
 
 
 def test_other_functions_refuse_a_dask_frame(client):

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cugraph_match as cm
-from cugraph_match.matching.handshake_hash import BLUE_BELOW, mix64, mix64_host, round_keys
+from cugraph_match.matching.maximal_hash import BLUE_BELOW, mix64, mix64_host, round_keys
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching, random_greedy_matching_size
 from strategies import edge_frames, multigraphs_with_isolated
@@ -52,7 +52,7 @@ def test_same_seed_same_result_and_seeds_matter():
 
 def _colour_key_for(blue_vertices, red_vertices):
     """A round's colour key under which exactly the given vertices are blue / red."""
-    from cugraph_match.matching.handshake_cpu import is_blue
+    from cugraph_match.matching.maximal_cpu import is_blue
 
     for round_id in range(10_000):
         key, choice = round_keys(0, round_id)
@@ -67,7 +67,7 @@ def test_select_rules_with_a_chosen_colouring(weighted):
     """Blue 0 and 1 both see red 2, 3, 4; weighted, each proposes to its heaviest
     red neighbour and red 2 accepts its heaviest proposer; random, a proposal
     goes to some red neighbour and is accepted only from an actual proposer."""
-    from cugraph_match.matching.handshake_cpu import match, propose, respond
+    from cugraph_match.matching.maximal_cpu import match, propose, respond
 
     edges = pd.DataFrame({"src": [0, 0, 0, 1, 1, 1], "dst": [2, 3, 4, 2, 3, 4],
                           "weight": [5.0, 1.0, 2.0, 7.0, 6.0, 1.0]})
@@ -173,7 +173,7 @@ def test_mix64_is_the_same_function_compiled_and_on_the_host():
 
 
 def test_blue_fraction_is_p_and_colourings_change_per_round():
-    from cugraph_match.matching.handshake_cpu import is_blue
+    from cugraph_match.matching.maximal_cpu import is_blue
 
     ids = np.arange(200_000, dtype=np.uint64)
     colour_key, _ = round_keys(0, 0)

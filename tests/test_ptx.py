@@ -25,7 +25,7 @@ def _signatures():
     from cugraph_match.matching import b_suitor_gpu as bsuitor
     from cugraph_match.matching import locally_dominant_gpu as ld
     from cugraph_match.community import louvain_gpu as louvain
-    from cugraph_match.matching import handshake_gpu as handshake
+    from cugraph_match.matching import maximal_gpu as handshake
     from cugraph_match.matching import suitor_gpu as suitor
 
     for index in (I32, I64):
@@ -131,7 +131,7 @@ def test_b_suitor_uses_cas_and_l2_loads(compile_ptx):
 
 
 def test_handshake_kernels_use_no_atomics(compile_ptx):
-    from cugraph_match.matching import handshake_gpu as handshake
+    from cugraph_match.matching import maximal_gpu as handshake
 
     for kernel, sig in [
         (handshake.propose_kernel,

@@ -318,12 +318,12 @@ def test_bad_arguments():
         cm.stable_marriage(pp, ap, algorithm="roth", **CPU)
     with pytest.raises(ValueError, match="backend must be"):
         cm.stable_marriage(pp, ap, backend="tpu")
-    with pytest.raises(ValueError, match="threads_per_block must be a multiple of 32"):
-        from cugraph_match.marriage.stable_marriage_gpu import check_launch
+    from cugraph_match.structure.checks import check_launch
 
-        check_launch(48, 4)
+    with pytest.raises(ValueError, match="threads_per_block must be a multiple of 32"):
+        check_launch(48, whole_warps=True, non_negative={"solo_entries": 4})
     with pytest.raises(ValueError, match="solo_entries must be non-negative"):
-        check_launch(64, -1)
+        check_launch(64, whole_warps=True, non_negative={"solo_entries": -1})
 
 
 @pytest.mark.parametrize("orders,error,message", [

@@ -11,8 +11,8 @@ from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, su
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
-from ..structure.validation import check_seed, numpy_seed
-from .modularity import _check_resolution, modularity_of
+from ..structure.checks import check_resolution, check_seed, numpy_seed
+from .modularity import modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops
 # the expensive first phases early at almost no cost in modularity.
@@ -102,7 +102,7 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     (0.4198, 4)
     """
     require_undirected(graph, symmetrize, "louvain")
-    _check_resolution(resolution)
+    check_resolution(resolution)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
             or not threshold >= 0:
         raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
@@ -119,7 +119,7 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     g = sum_safe(given, prepared.backend.xp)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
                                     seed, refine=bool(refine),
-                                    rows=_rows_of_graph(prepared) if g is given else None)
+                                    rows=rows_of_graph(prepared) if g is given else None)
     q = level_modularity(g, community, resolution, prepared.backend, fixed=False)
     return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
 
@@ -138,13 +138,13 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
 
         g, _ = fixed_point(g, xp)  # exact sums: the same partition on every run
         rows = None
-    first_rows = rows if rows is not None else _rows(g, xp)
+    first_rows = rows if rows is not None else level_rows(g, xp)
     community = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
     level_graph = g
     q = level_modularity(g, community, resolution, backend)
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
-        csr = first_rows if level_graph is g else _rows(level_graph, xp)
+        csr = first_rows if level_graph is g else level_rows(level_graph, xp)
         # a partition's modularity is the same on the level graph and, unfolded, on g
         moved, new_q = _move_phase(csr, level_graph.loop,
                                    xp.arange(level_graph.n, dtype=np.int64), resolution, limit,
@@ -189,7 +189,7 @@ def level_modularity(g: WeightedGraph, community, resolution: float, backend,
     return fixed_point_modularity(g, community, resolution, backend.xp)
 
 
-def _rows_of_graph(prepared):
+def rows_of_graph(prepared):
     """A prepared graph's own neighbour rows when they hold float64 weights (the
     kernels' type; pandas' default), so Louvain and every later call share them."""
     e = prepared.edges
@@ -199,7 +199,7 @@ def _rows_of_graph(prepared):
     return None
 
 
-def _rows(g: WeightedGraph, xp):
+def level_rows(g: WeightedGraph, xp):
     """(offsets, indices, weights) of a level, rows in neighbour order (Louvain
     reads whole rows, so it needs no preference order)."""
     rows = neighbour_csr(UndirectedEdges(g.n, g.lo, g.hi, g.w, None), xp)

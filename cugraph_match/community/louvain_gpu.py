@@ -45,13 +45,11 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
-from ..structure.device import launch
+from ..structure.device import FULL_MASK, WARP, launch
 from ..structure.edges import WeightedGraph
 from ..structure.sort_xp import lexsort_xp
 
 BLOCK = 128
-WARP = 32
-FULL_MASK = 0xFFFFFFFF
 WARPS_PER_BLOCK = BLOCK // WARP  # a compile-time constant for the shared arrays
 SHARED_SLOTS = 512  # the largest shared table use per block: 4 x 127 (bucket 5)
 # (largest degree, threads per vertex, table slots); 0 slots = per-vertex global table

@@ -11,7 +11,7 @@ from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
-from ..structure.validation import plain, require_unique_ids, require_vertex_frame
+from ..structure.checks import check_partition_values, check_resolution
 
 
 def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",
@@ -32,7 +32,8 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
         is an error unless ``symmetrize=True``.
     partition : DataFrame
         ``vertex | community``, one row per vertex of the graph (community
-        labels of any type), as :func:`louvain` returns.
+        labels of any type), as :func:`louvain` returns, or
+        ``vertex | partition`` as ``cugraph.louvain`` returns.
     resolution : float
         γ > 0; larger values favour smaller communities.
     source, destination, weight : str
@@ -59,7 +60,7 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
 
         return modularity_dask(graph, partition, resolution, source, destination, weight)
     require_undirected(graph, symmetrize, "modularity")
-    _check_resolution(resolution)
+    check_resolution(resolution)
     prepared = as_graph(graph, source, destination, weight,
                         backend="auto" if isinstance(graph, Graph) else "cpu")
     community = community_codes(prepared, partition)
@@ -88,8 +89,9 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
 
 
 def community_codes(graph: Graph, partition):
-    """The ``vertex | community`` frame as community codes per internal vertex."""
-    check_partition_values(partition)
+    """The ``vertex | community`` (or cuGraph's ``vertex | partition``) frame
+    as community codes per internal vertex."""
+    column = check_partition_values(partition)
     xp = graph.backend.xp
     vertex = internal_ids(graph, partition["vertex"], "partition column 'vertex'")
     n = len(graph.labels)
@@ -99,26 +101,8 @@ def community_codes(graph: Graph, partition):
         lacking = int(np.flatnonzero(~given)[0])
         raise lacking_ids_error("partition", n - len(partition), graph.labels.iloc[lacking],
                                 "community")
-    codes, _ = graph.frame_lib.factorize(partition["community"])
+    codes, _ = graph.frame_lib.factorize(partition[column])
     community = xp.empty(n, dtype=np.int64)
     community[vertex] = to_backend(np.asarray(codes) if not hasattr(codes, "get") else codes,
                                    xp).astype(np.int64)
     return community
-
-
-def check_partition_values(partition) -> None:
-    """The checks of a partition that need no graph: its columns, null
-    communities, repeated vertices."""
-    require_vertex_frame(partition, ("vertex", "community"), "partition")
-    nulls = partition["community"].isna()
-    if int(nulls.sum()):
-        first = partition["vertex"][nulls].iloc[0]
-        raise ValueError(f"partition: {int(nulls.sum())} vertex/vertices have a null community; "
-                         f"first is {plain(first)!r}")
-    require_unique_ids(partition["vertex"], "partition")
-
-
-def _check_resolution(resolution) -> None:
-    if isinstance(resolution, bool) or not isinstance(resolution, (int, float, np.number)) \
-            or not np.isfinite(resolution) or resolution <= 0:
-        raise ValueError(f"resolution must be a positive finite number, got {resolution!r}")

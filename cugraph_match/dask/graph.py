@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.inputs import DEFAULT_WEIGHT, _from_dataframe, frame_library
+from ..structure.inputs import DEFAULT_WEIGHT, from_dataframe, frame_library
 from ..structure.validation import EMPTY_MESSAGE, problem_error
 from . import worker as w
 
@@ -118,7 +118,7 @@ class DistributedGraph:
         meta = getattr(edges, "_meta", None)
         if meta is None or not hasattr(meta, "columns"):
             raise TypeError(f"expected a Dask DataFrame edge list, got {type(edges).__name__}")
-        found = _from_dataframe(meta, source, destination, weight)  # the column errors
+        found = from_dataframe(meta, source, destination, weight)  # the column errors
         if found is None:
             raise TypeError("a Dask edge list needs pandas or cuDF partitions, got "
                             f"{type(meta).__module__}.{type(meta).__name__}")

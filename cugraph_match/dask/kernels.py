@@ -25,7 +25,7 @@ the result equals the single-machine one.
 import numpy as np
 from numba import njit
 
-from ..matching.b_suitor_cpu import _heap_push, _heap_replace_root
+from ..structure.heap import heap_push, heap_replace_root
 
 _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
@@ -77,12 +77,12 @@ def _place(p, word, slot_start, slots, held):
     if cap == 0:
         return np.int64(_REFUSED)
     if held[p] < cap:
-        _heap_push(slots, base, held[p], word)
+        heap_push(slots, base, held[p], word)
         held[p] += 1
         return np.int64(_TAKEN_FREE)
     if word > slots[base]:
         displaced = np.int64(slots[base] & _LOW)
-        _heap_replace_root(slots, base, cap, word)
+        heap_replace_root(slots, base, cap, word)
         return displaced
     return np.int64(_REFUSED)
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..matching.b_suitor import _node_attribute, capacity_values
 from ..structure.graph import lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.validation import capacity_scalar, require_vertex_frame
+from ..structure.checks import (capacity_scalar, capacity_values, node_attribute_values,
+                                require_vertex_frame)
 from . import worker as w
 from .graph import DistributedGraph
 
@@ -84,7 +84,7 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
         graph.on_all(w.assign_capacities, capacity_scalar(b, "b"))
         return
     if isinstance(b, str):
-        _node_attribute(None, b)  # raises: only a networkx.Graph carries node attributes
+        node_attribute_values(None, b)  # raises: only a networkx.Graph carries node attributes
     if hasattr(b, "compute") and hasattr(b, "__dask_graph__"):
         b = b.compute()
     if hasattr(b, "to_pandas"):

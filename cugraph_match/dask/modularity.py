@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..community.modularity import _check_resolution, check_partition_values
+from ..structure.checks import check_partition_values, check_resolution
 from ..structure.inputs import DEFAULT_WEIGHT
 from . import worker as w
 from .matching import _distribute, _raise_lookup_errors, as_distributed_graph
@@ -24,16 +24,17 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
                     destination: str = "dst", weight: str | None = DEFAULT_WEIGHT) -> float:
     """:func:`cugraph_match.modularity` of a Dask edge list (or DistributedGraph).
 
-    ``partition`` is a ``vertex | community`` frame (pandas, cuDF, or Dask,
-    which is computed: it has one row per vertex)."""
-    _check_resolution(resolution)
+    ``partition`` is a ``vertex | community`` (or cuGraph's ``vertex |
+    partition``) frame (pandas, cuDF, or Dask, which is computed: it has one
+    row per vertex)."""
+    check_resolution(resolution)
     g = as_distributed_graph(graph, source, destination, weight)
     if hasattr(partition, "compute") and hasattr(partition, "__dask_graph__"):
         partition = partition.compute()
     if hasattr(partition, "to_pandas"):
         partition = partition.to_pandas()
-    check_partition_values(partition)
-    codes, _ = pd.factorize(partition["community"])
+    column = check_partition_values(partition)
+    codes, _ = pd.factorize(partition[column])
     vertices = partition["vertex"].reset_index(drop=True)
     shares = _distribute(g, vertices, {"code": codes})
     client, p = g.client, len(g.workers)

@@ -22,13 +22,14 @@ import pandas as pd
 
 from ..structure.csr import PreferenceCSR, preference_csr
 from ..structure.edges import undirected_edges
-from ..structure.graph import _weight_values
+from ..structure.graph import weight_values
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
 from ..structure.renumber import renumber
 from ..structure.sort_cpu import bit_width, stable_argsort
-from ..structure.validation import edge_problems, plain
+from ..structure.checks import plain
+from ..structure.validation import edge_problems
 from . import kernels
 
 #: The parts of distributed graphs held by this worker process, by
@@ -204,7 +205,7 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
         if any(p is not None and len(p) for p in pieces) else pieces[0]
     codes, labels = renumber([rows["u"], rows["v"]], pd, np, what)
     n = len(labels)
-    w = _weight_values(rows["w"], np) if weighted else None
+    w = weight_values(rows["w"], np) if weighted else None
     del rows, pieces
     edges = undirected_edges(codes[0], codes[1], w, n, np)
     del codes, w

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..structure.validation import check_seed, numpy_seed
+from ..structure.checks import check_seed, numpy_seed
 
 HARD_FRAME_LIMIT = 4096
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.device import check_marriage_launch
+from ..structure.checks import check_launch
 from ..structure.output import row_ids
 from ..structure.sort_xp import lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, SENTINEL, Layout, capacities, pair_frame,
@@ -125,7 +125,7 @@ def b_marriage(proposer_prefs: Any, acceptor_prefs: Any, proposer_capacity: Any 
     1       s3      uni
     """
     _check_algorithm(algorithm)
-    check_marriage_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     prep = prepare_preferences(proposer_prefs, acceptor_prefs, proposer, acceptor, rank, backend)
     xp = prep.backend.xp
     p_cap = capacities(proposer_capacity, prep.proposer_labels, "proposer", proposer,

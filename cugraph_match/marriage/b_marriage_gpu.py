@@ -30,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-from ..structure.device import launch
-from .stable_marriage_gpu import (FULL_MASK, SENTINEL, check_launch, resident_blocks,
-                                          take_work)
+from ..structure.checks import check_launch
+from ..structure.device import FULL_MASK, launch
+from .stable_marriage_gpu import SENTINEL, resident_blocks, take_work
 
 _NONE = int64(-1)
 
@@ -100,7 +100,7 @@ def b_marriage_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_ste
 def b_propose_gpu(layout, slot_off, cap, copy_owner, xp, threads_per_block: int = 128,
                   solo_entries: int = 4):
     """Run the b-marriage kernel; return ``(slots, nxt)``."""
-    check_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     solo = max(1, solo_entries)  # each lane must make progress between refills
     n_p = layout.n_proposers
     slots = xp.full(int(slot_off[-1]), np.iinfo(np.int64).max, dtype=np.int64)

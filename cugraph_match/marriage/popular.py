@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..structure.device import check_marriage_launch
+from ..structure.checks import check_launch
 from .preferences import (ACCEPTOR, LEVEL_BIAS, PROPOSER, RANK, mate_frame, mates_from_held,
                           prepare_preferences)
 from .stable_marriage import _check_algorithm, run_proposals
@@ -58,7 +58,7 @@ def popular_matching(proposer_prefs: Any, acceptor_prefs: Any, algorithm: str = 
     [20, 10]
     """
     _check_algorithm(algorithm)
-    check_marriage_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     prep = prepare_preferences(proposer_prefs, acceptor_prefs, proposer, acceptor, rank, backend)
     layout = prep.layout()
     held, _ = run_proposals(layout, prep.backend, algorithm, 1, threads_per_block, solo_entries)

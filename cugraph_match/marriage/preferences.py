@@ -52,15 +52,10 @@ from ..structure.backend import Backend, resolve_backend, series_values, to_back
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
-from ..structure.renumber import category_values, common_integer_ids, unorderable_types
+from ..structure.renumber import renumber
 from ..structure.sort_xp import lexsort_xp
-from ..structure.validation import (
-    capacity_scalar,
-    capacity_series,
-    not_numbers,
-    plain,
-    require_unique_columns,
-)
+from ..structure.checks import (capacity_scalar, capacity_series, first_true, not_numbers,
+                                plain, require_unique_columns)
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"
@@ -224,7 +219,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(nulls.sum())
         if n_bad:
             raise ValueError(f"{name} column {col!r} has {n_bad} null value(s); first is "
-                             f"{_describe(frame, _first_true(nulls), (person, other, rank))}")
+                             f"{_describe(frame, first_true(nulls), (person, other, rank))}")
     r = frame[rank]
     kind = getattr(r.dtype, "kind", None)
     if kind == "O":
@@ -232,7 +227,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(bad.sum())
         if n_bad:
             raise TypeError(f"{name} rank column {rank!r} has {n_bad} non-numeric value(s); "
-                            f"first is {_describe(frame, _first_true(bad), (person, other, rank))}")
+                            f"first is {_describe(frame, first_true(bad), (person, other, rank))}")
     elif kind not in ("i", "u", "f"):
         raise TypeError(f"{name} rank column {rank!r} must be numeric (integer or float), "
                         f"got dtype {r.dtype}")
@@ -241,13 +236,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(infinite.sum())
         if n_bad:
             raise ValueError(f"{name} rank column {rank!r} has {n_bad} infinite value(s); first "
-                             f"is {_describe(frame, _first_true(infinite), (person, other, rank))}")
-
-
-def _first_true(mask) -> int:
-    """Position of the first True of a boolean Series."""
-    values = mask.to_numpy() if hasattr(mask, "to_numpy") else np.asarray(mask)
-    return int(np.argmax(to_backend(values, np)))
+                             f"is {_describe(frame, first_true(infinite), (person, other, rank))}")
 
 
 def _describe(frame, position: int, cols) -> str:
@@ -262,33 +251,6 @@ def _describe(frame, position: int, cols) -> str:
 def _cell(frame, col: str, position: int):
     value = frame[col].iloc[position]
     return value.item() if hasattr(value, "item") else value
-
-
-def _renumber(lib, parts, what: str):
-    """Codes into the sorted distinct ids of ``parts`` (one code array per part) and the labels."""
-    parts = [category_values(p) for p in parts]
-    present = [p for p in parts if len(p)]
-    if present:
-        cast = common_integer_ids(present)
-        dtype = cast[0].dtype
-        cast = iter(cast)
-        parts = [next(cast) if len(p) else p.astype(dtype) for p in parts]
-    ids = lib.concat(parts, ignore_index=True)
-    if lib is pd and ids.dtype == object:
-        mixed = unorderable_types(ids)
-        if mixed:
-            raise TypeError(f"{what} ids cannot be ordered (mixed types: {mixed}); give every "
-                            f"id the same type")
-    try:
-        codes, uniques = lib.factorize(ids, sort=True)
-    except TypeError as err:
-        raise TypeError(f"{what} ids cannot be ordered (mixed types?): {err}") from None
-    codes = to_backend(codes, np) if lib is pd else codes
-    out, start = [], 0
-    for p in parts:
-        out.append(codes[start:start + len(p)])
-        start += len(p)
-    return out, lib.Series(uniques)
 
 
 def _rank_values(series, xp):
@@ -333,10 +295,11 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
 
     extra_p = extra_proposers if extra_proposers is not None else lib.Series([], dtype="int64")
     extra_a = extra_acceptors if extra_acceptors is not None else lib.Series([], dtype="int64")
-    (pp, ap, extra_p_codes), p_labels = _renumber(
-        lib, [proposer_prefs[proposer], acceptor_prefs[proposer], extra_p], "proposer")
-    (pa, aa, extra_a_codes), a_labels = _renumber(
-        lib, [proposer_prefs[acceptor], acceptor_prefs[acceptor], extra_a], "acceptor")
+    # the two sides are two id spaces, each renumbered on its own
+    (pp, ap, extra_p_codes), p_labels = renumber(
+        [proposer_prefs[proposer], acceptor_prefs[proposer], extra_p], lib, be.xp, "proposer ids")
+    (pa, aa, extra_a_codes), a_labels = renumber(
+        [proposer_prefs[acceptor], acceptor_prefs[acceptor], extra_a], lib, be.xp, "acceptor ids")
     p_labels.name, a_labels.name = proposer, acceptor
     n_p, n_a = len(p_labels), len(a_labels)
     if max(n_p, n_a) >= 2**31:
@@ -526,14 +489,14 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     null_ids = frame[id_col].isna()
     if int(null_ids.sum()):
         raise ValueError(f"{name}: {int(null_ids.sum())} null {side} id(s); first is "
-                         f"{_describe(frame, _first_true(null_ids), (id_col, CAPACITY))}")
+                         f"{_describe(frame, first_true(null_ids), (id_col, CAPACITY))}")
     def where(mask) -> str:
-        return _describe(frame, _first_true(mask), (id_col, CAPACITY))
+        return _describe(frame, first_true(mask), (id_col, CAPACITY))
 
     frame = frame.assign(**{CAPACITY: capacity_series(frame[CAPACITY], name, where)})
     repeated = frame[id_col].duplicated()
     if int(repeated.sum()):
-        raise ValueError(f"{name} gives {side} {_cell(frame, id_col, _first_true(repeated))!r} "
+        raise ValueError(f"{name} gives {side} {_cell(frame, id_col, first_true(repeated))!r} "
                          f"more than one capacity")
     people = lib.DataFrame({id_col: labels.reset_index(drop=True),
                             "_code": lib.Series(np.arange(n, dtype=np.int64))})
@@ -547,7 +510,7 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     n_missing = int(missing.sum())
     if n_missing:
         raise ValueError(f"{name} gives no capacity for {n_missing} {side}(s) of the "
-                         f"preferences; first is {_cell(merged, id_col, _first_true(missing))!r}")
+                         f"preferences; first is {_cell(merged, id_col, first_true(missing))!r}")
     return series_values(merged[CAPACITY].astype(np.int64), xp)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..structure.backend import resolve_backend
 from ..structure.inputs import frame_library
-from ..structure.device import check_marriage_launch
+from ..structure.checks import check_launch
 from ..structure.output import row_ids
 from ..structure.sort_xp import lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,
@@ -115,7 +115,7 @@ def stable_marriage(proposer_prefs: Any, acceptor_prefs: Any, algorithm: str = "
     1       bo        x
     """
     _check_algorithm(algorithm)
-    check_marriage_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     prep = prepare_preferences(proposer_prefs, acceptor_prefs, proposer, acceptor, rank, backend)
     layout = prep.layout()
     held, _ = run_proposals(layout, prep.backend, algorithm, 0, threads_per_block, solo_entries)
@@ -156,7 +156,7 @@ def stable_marriage_master_lists(proposer_order: Any, acceptor_order: Any,
     array([1, 2, 0])
     """
     _check_algorithm(algorithm)
-    check_marriage_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     be = resolve_backend(backend)
     layout = master_layout(proposer_order, acceptor_order, be.xp)
     held, _ = run_proposals(layout, be, algorithm, 0, threads_per_block, solo_entries)

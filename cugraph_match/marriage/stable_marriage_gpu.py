@@ -42,10 +42,9 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-from ..structure.device import check_marriage_launch, launch
+from ..structure.checks import check_launch
+from ..structure.device import FULL_MASK, WARP, launch
 
-FULL_MASK = 0xFFFFFFFF
-WARP = 32
 SENTINEL = int64(np.iinfo(np.int64).max)
 LEVEL_BIAS = int64(1 << 40)
 _NONE = int64(-1)
@@ -234,11 +233,6 @@ def gale_shapley_round_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_of
         base += stride
 
 
-def check_launch(threads_per_block: int, solo_entries: int) -> None:
-    """The public functions check these first; kept for direct kernel callers."""
-    check_marriage_launch(threads_per_block, solo_entries)
-
-
 def resident_blocks(threads_per_block: int) -> int:
     """Blocks that fill the device once (persistent kernels); 2 in the simulator."""
     try:
@@ -251,7 +245,7 @@ def resident_blocks(threads_per_block: int) -> int:
 def propose_gpu(layout, xp, algorithm: str, max_level: int = 0, threads_per_block: int = 128,
                 solo_entries: int = 4):
     """Run MW (persistent kernel) or GS (one kernel per round); return ``(held, nxt)``."""
-    check_launch(threads_per_block, solo_entries)
+    check_launch(threads_per_block, whole_warps=True, non_negative={"solo_entries": solo_entries})
     n_p, n_a = layout.n_proposers, layout.n_acceptors
     held = xp.full(n_a, np.iinfo(np.int64).max, dtype=np.int64)
     nxt = xp.zeros(n_p, dtype=np.int64)

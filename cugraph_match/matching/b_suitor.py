@@ -7,13 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.device import check_threads_per_block
 from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from ..structure.output import pairs_frame
 from ..structure.backend import to_backend
-from ..structure.validation import (capacity_scalar, capacity_series, first_true, plain,
-                                    require_unique_ids, require_vertex_frame)
+from ..structure.checks import (capacity_scalar, capacity_values, check_launch,
+                                node_attribute_values, require_vertex_frame)
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
@@ -84,7 +83,7 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     1    0    2     3.0
     2    1    2     1.0
     """
-    check_threads_per_block(threads_per_block)
+    check_launch(threads_per_block)
     if isinstance(heap_above, bool) or not isinstance(heap_above, numbers.Integral) \
             or heap_above < 0:
         raise ValueError(f"heap_above must be a non-negative int, got {heap_above!r}")
@@ -143,7 +142,7 @@ def capacities(pg: Graph, graph: Any, b: Any):
         return xp.full(n, capacity_scalar(b, "b"), dtype=np.int64)
     lib = pg.frame_lib
     if isinstance(b, str):
-        vertices, values = _node_attribute(graph, b)
+        vertices, values = node_attribute_values(graph, b)
         vertices = lib.Series(vertices)
         values = lib.Series(values, dtype=object) if _needs_object(values) else \
             lib.Series(values)
@@ -167,24 +166,6 @@ def _needs_object(values) -> bool:
     return any(isinstance(x, numbers.Integral) and not -2**63 <= x < 2**63 for x in values)
 
 
-def _node_attribute(graph, name):
-    try:
-        import networkx as nx
-    except ImportError:  # pragma: no cover - a base dependency
-        nx = None
-    if nx is None or not isinstance(graph, nx.Graph):
-        raise ValueError(f"b={name!r} names a node attribute, which only a networkx.Graph "
-                         f"carries; for an edge list pass b as an int, a Series indexed by "
-                         f"vertex, or a frame with columns 'vertex' and 'b'")
-    nodes = list(graph.nodes)
-    lacking = [v for v in nodes if name not in graph.nodes[v]]
-    if lacking:
-        raise ValueError(f"node attribute {name!r}: {len(lacking)} node(s) lack it; "
-                         f"first is {lacking[0]!r}")
-    values = [graph.nodes[v][name] for v in nodes]
-    return nodes, values
-
-
 def _capacity_array(pg: Graph, vertices, values, what: str):
     xp = pg.backend.xp
     n = pg.num_vertices
@@ -199,17 +180,3 @@ def _capacity_array(pg: Graph, vertices, values, what: str):
     cap[ids] = values.to_cupy() if (xp is not np and hasattr(values, "to_cupy")) \
         else to_backend(values.to_numpy(), xp)
     return cap
-
-
-def capacity_values(vertices, values, what: str):
-    """The checks of per-vertex capacities that need no graph (nulls, types,
-    signs, sizes, repeated vertices); returns them as int64, values of any
-    size at or above the ceiling clipped to it (unbounded)."""
-    plain_vertices = vertices.reset_index(drop=True)
-
-    def where(mask) -> str:
-        return f"for vertex {plain(plain_vertices[first_true(mask)])!r}"
-
-    values = capacity_series(values.reset_index(drop=True), what, where)
-    require_unique_ids(plain_vertices, what)
-    return values

@@ -11,36 +11,10 @@ degree, so a slot array never outgrows the edge count.
 import numpy as np
 from numba import njit
 
+from ..structure.heap import heap_push, heap_replace_root
+
 _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _heap_push(slots, base, size, word):
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if slots[base + parent] <= word:
-            break
-        slots[base + i] = slots[base + parent]
-        i = parent
-    slots[base + i] = word
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _heap_replace_root(slots, base, size, word):
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and slots[base + child + 1] < slots[base + child]:
-            child += 1
-        if slots[base + child] >= word:
-            break
-        slots[base + i] = slots[base + child]
-        i = child
-    slots[base + i] = word
 
 
 @njit(cache=True, nogil=True)
@@ -61,13 +35,13 @@ def _propose_once(u, offsets, indices, keys, slot_start, held, slots, next_edge)
             word = (np.uint64(keys[j]) << _SHIFT) | np.uint64(u)
             base = slot_start[p]
             if held[p] < cap:
-                _heap_push(slots, base, held[p], word)
+                heap_push(slots, base, held[p], word)
                 held[p] += 1
                 next_edge[u] = j + 1
                 return np.int64(-1)
             if word > slots[base]:
                 displaced = np.int64(slots[base] & _LOW)
-                _heap_replace_root(slots, base, cap, word)
+                heap_replace_root(slots, base, cap, word)
                 next_edge[u] = j + 1
                 return displaced
         j += 1

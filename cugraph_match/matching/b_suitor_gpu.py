@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int32, int64, uint32, uint64
 
-from ..structure.device import check_threads_per_block, launch
+from ..structure.checks import check_launch
+from ..structure.device import launch
 
 _LOW = 0xFFFFFFFF
 REJECTED = -3
@@ -143,7 +144,7 @@ def b_suitor_slots_gpu(offsets, indices, keys, slot_start, xp, threads_per_block
                        heap_above: int = HEAP_ABOVE):
     """Run b-Suitor on the device; return the final offer slots (heap order
     for capacities above ``heap_above``, arbitrary order otherwise)."""
-    threads_per_block = check_threads_per_block(threads_per_block)
+    threads_per_block = check_launch(threads_per_block)
     n = int(offsets.shape[0]) - 1
     slots = xp.zeros(int(slot_start[n]), dtype=np.uint64)
     next_edge = xp.zeros(n, dtype=np.int64)

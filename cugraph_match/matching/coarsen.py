@@ -5,19 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..structure.backend import to_backend
 from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, find_edges,
                                index_dtype, require_finite_weights)
 from ..structure.graph import Graph, as_graph, internal_ids
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import edge_list_frame, host_or_device, vertex_frame
-from ..structure.validation import check_seed, plain, require_unique_ids, require_vertex_frame
+from ..structure.checks import check_seed, plain, require_unique_ids, require_vertex_frame
 from .maximal import METHODS, maximal_mates
 
 
 def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
-            weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+            weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+            return_graph: bool = False):
     """Contract every matched pair of ``matching`` into one coarse vertex.
 
     Unmatched vertices become coarse vertices on their own.  Parallel edges
@@ -40,17 +42,25 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
     backend : {"auto", "gpu", "cpu"}
+    return_graph : bool
+        Return the coarse graph as a :class:`~cugraph_match.Graph` instead
+        of a frame: every coarse vertex (those with no edge too), the summed
+        weights and the self-loops, ready for the next call
+        (:func:`~cugraph_match.louvain`, a matching, ``coarsen`` again) with
+        nothing read twice and no merge by hand.
 
     Returns
     -------
-    coarse : DataFrame
+    coarse : DataFrame, or cm.Graph with ``return_graph=True``
         ``src | dst | weight`` with ``src <= dst``, one row per coarse edge
         (``src == dst`` for a self-loop holding internal weight), sorted.
         Coarse vertices are numbered ``0..k-1`` in the order of their
         smallest fine vertex; one with no edge at all appears only in
-        ``mapping``.
+        ``mapping`` (the Graph holds it).
     mapping : DataFrame
         ``vertex | coarse_vertex``, one row per fine vertex.
+        :func:`project_partition` carries a result on the coarse vertices
+        (a partition, say) back to the fine ones through it.
 
     Examples
     --------
@@ -67,14 +77,135 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
     2    1    2     1.0
     >>> mapping["coarse_vertex"].tolist()
     [0, 1, 1, 2]
+
+    Chained: the coarse level as a Graph, its communities back on the fine vertices.
+
+    >>> coarse, mapping = cm.coarsen(path, cm.suitor_matching(path, backend="cpu"),
+    ...                              backend="cpu", return_graph=True)
+    >>> coarse
+    Graph(3 vertices, 2 edges, weighted, backend='cpu')
+    >>> parts, q = cm.louvain(coarse)
+    >>> cm.project_partition(parts, mapping)["community"].tolist()
+    [0, 0, 0, 0]
     """
+    if not isinstance(return_graph, (bool, np.bool_)):
+        raise TypeError(f"return_graph must be a bool, got {return_graph!r}")
     g = as_graph(graph, source, destination, weight, backend)
     xp = g.backend.xp
     level = g.weighted_graph()
     mate = _mate_array(g, matching, xp)
     coarse_of, coarse = _contract(level, mate, xp)
-    return _edge_frame(coarse, g.frame_lib, xp), \
-        vertex_frame(g.labels, g.frame_lib, "coarse_vertex", coarse_of.astype(np.int64))
+    mapping = vertex_frame(g.labels, g.frame_lib, "coarse_vertex", coarse_of.astype(np.int64))
+    if return_graph:
+        return _level_graph(coarse, g), mapping
+    return _edge_frame(coarse, g.frame_lib, xp), mapping
+
+
+def _level_graph(coarse: WeightedGraph, fine: Graph) -> Graph:
+    """A contracted level as a :class:`Graph` over coarse ids ``0..k-1``
+    (int64 labels), on the fine graph's backend and frame library, its
+    self-loops kept (as internal weight)."""
+    xp, lib = fine.backend.xp, fine.frame_lib
+    labels = lib.Series(host_or_device(xp.arange(coarse.n, dtype=np.int64), lib), name="vertex")
+    loop = coarse.loop if bool((coarse.loop > 0).any()) else None
+    return Graph._from_parts(fine.backend, lib, labels,
+                             UndirectedEdges(coarse.n, coarse.lo, coarse.hi, coarse.w, loop),
+                             weighted=True)
+
+
+def project_partition(partition, mappings):
+    """Carry a result on coarse vertices back to the fine vertices.
+
+    Each fine vertex takes the row of its coarse vertex: a Louvain
+    partition of a coarse level becomes a partition of the graph it was
+    contracted from, or of the original graph through a whole hierarchy.
+
+    Parameters
+    ----------
+    partition : DataFrame
+        ``vertex | ...`` with one row per coarse vertex (``vertex`` holding
+        the coarse ids) and any other columns, e.g. ``vertex | community``
+        from :func:`~cugraph_match.louvain`.
+    mappings : DataFrame or sequence of DataFrames
+        :func:`coarsen`'s ``vertex | coarse_vertex`` mapping, or the
+        mappings of several levels, finest first (as
+        :func:`coarsen_hierarchy` returns them:
+        ``[mapping for coarse, mapping in levels]``).
+
+    Returns
+    -------
+    DataFrame
+        The columns of ``partition``, one row per fine vertex of the first
+        mapping, in its order (``vertex`` now the fine ids); in the first
+        mapping's frame library.
+
+    Raises
+    ------
+    ValueError
+        A coarse vertex without a row in ``partition`` (or a row for an id
+        that is no coarse vertex), named with the count and the first one.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import cugraph_match as cm
+    >>> mapping = pd.DataFrame({"vertex": [10, 11, 12, 13], "coarse_vertex": [0, 0, 1, 1]})
+    >>> parts = pd.DataFrame({"vertex": [0, 1], "community": ["a", "b"]})
+    >>> cm.project_partition(parts, mapping)
+       vertex community
+    0      10         a
+    1      11         a
+    2      12         b
+    3      13         b
+    """
+    levels = [mappings] if hasattr(mappings, "columns") else list(mappings)
+    if not levels:
+        raise ValueError("mappings is empty: give coarsen's mapping, or a hierarchy's mappings")
+    names = ["mapping"] if len(levels) == 1 else [f"mappings[{i}]" for i in range(len(levels))]
+    for level, name in zip(levels, names):
+        require_vertex_frame(level, ("vertex", "coarse_vertex"), name)
+    require_vertex_frame(partition, ("vertex",), "partition")
+    carried = [c for c in partition.columns if c != "vertex"]
+    if not carried:
+        raise ValueError("partition has no column besides 'vertex' to carry to the fine vertices")
+    if "coarse_vertex" in carried:
+        raise ValueError("partition has a column 'coarse_vertex', the name the mapping's own "
+                         "column takes; rename it")
+    require_unique_ids(partition["vertex"], "partition")
+    current = partition
+    for level, name in zip(reversed(levels), reversed(names)):
+        current = _project_once(current, level, carried, name)
+    return current
+
+
+_FOUND = "__cugraph_match_found__"
+_POSITION = "__cugraph_match_position__"
+
+
+def _project_once(coarse_rows, mapping, carried, name: str):
+    """One level: ``vertex | carried`` on the fine vertices of ``mapping``."""
+    lib = frame_library(mapping)
+    if frame_library(coarse_rows) is not lib:  # one library for the join
+        coarse_rows = coarse_rows.to_pandas() if lib is pd else lib.from_pandas(coarse_rows)
+    coarse_ids = mapping["coarse_vertex"]
+    known = coarse_rows["vertex"].isin(coarse_ids)
+    if not bool(known.all()):
+        unknown = coarse_rows["vertex"][~known]
+        raise ValueError(f"partition: {len(unknown)} vertex id(s) are not coarse vertices of "
+                         f"{name}; first is {plain(unknown.iloc[0])!r}")
+    values = coarse_rows.rename(columns={"vertex": "coarse_vertex"})[["coarse_vertex", *carried]]
+    values = values.assign(**{_FOUND: True})
+    fine = mapping[["vertex", "coarse_vertex"]].reset_index(drop=True)
+    fine = fine.assign(**{_POSITION: np.arange(len(fine), dtype=np.int64)})
+    joined = fine.merge(values, on="coarse_vertex", how="left")
+    missing = joined[_FOUND].isna()
+    if bool(missing.any()):
+        first = joined[missing].sort_values(_POSITION)["coarse_vertex"].iloc[0]
+        count = len(joined[missing]["coarse_vertex"].unique())
+        raise ValueError(f"partition lacks {count} coarse vertex/vertices of {name}; first is "
+                         f"{plain(first)!r}")
+    joined = joined.sort_values(_POSITION)
+    return joined[["vertex", *carried]].reset_index(drop=True)
 
 
 def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "handshake",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..structure.device import check_threads_per_block
+from ..structure.checks import check_launch
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from .mates import mates_frame
@@ -44,7 +44,7 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     >>> cm.locally_dominant_matching(edges, backend="cpu")["mate"].tolist()
     ['b', 'a', 'd', 'c']
     """
-    check_threads_per_block(threads_per_block, whole_warps=True)
+    check_launch(threads_per_block, whole_warps=True)
     if is_distributed_input(graph):
         from ..dask.matching import matching_dask
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32
 
-from ..structure.device import check_threads_per_block, launch
-from .suitor_gpu import FULL_MASK, WARP
+from ..structure.checks import check_launch
+from ..structure.device import FULL_MASK, WARP, launch
 
 MATCHED, NEXT = 0, 1  # slots of the counters array
 
@@ -102,7 +102,7 @@ def next_work_kernel(matched, offsets, indices, mate, candidate, work, counters)
 
 def locally_dominant_mates_gpu(offsets, indices, xp, threads_per_block: int = 128):
     """Run LD rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
-    threads_per_block = check_threads_per_block(threads_per_block, whole_warps=True)
+    threads_per_block = check_launch(threads_per_block, whole_warps=True)
     n = int(offsets.shape[0]) - 1
     mate = xp.full(n, -1, dtype=np.int64)
     candidate = xp.full(n, -1, dtype=np.int64)

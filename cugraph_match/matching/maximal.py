@@ -8,7 +8,7 @@ import numpy as np
 
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.validation import check_seed
+from ..structure.checks import check_seed
 from .mates import mates_frame
 
 METHODS = ("handshake", "suitor")
@@ -99,36 +99,13 @@ def maximal_mates(graph: Graph, method: str, weighted: bool, seed: int,
     rows = graph.neighbour_csr()
     weights = rows.weights if rows.weights is not None else xp.zeros(0, dtype=np.float32)
     if graph.backend.name == "gpu":
-        from .handshake_gpu import handshake_mates_gpu
+        from .maximal_gpu import handshake_mates_gpu
 
         mate, _ = handshake_mates_gpu(rows.offsets, rows.indices, weights, xp, weighted,
                                       int(seed), max_rounds, low_degree=low_degree_first)
         return mate
+    from .maximal_cpu import handshake_mates_cpu
+
     mate, _ = handshake_mates_cpu(rows.offsets, rows.indices, weights, weighted, int(seed),
                                   max_rounds, low_degree=low_degree_first)
     return mate
-
-
-def handshake_mates_cpu(offsets, indices, weights, weighted: bool, seed: int, max_rounds: int,
-                        low_degree: bool = True):
-    """The CPU rounds (``_maximal_matching_kernels_cpu``); returns ``mate`` and the round count."""
-    from .handshake_hash import round_keys
-    from .handshake_cpu import NONE, match, propose, respond
-
-    n = offsets.shape[0] - 1
-    mate = np.full(n, -1, dtype=np.int64)
-    request = np.full(n, NONE, dtype=np.int64)
-    rounds = 0
-    live = n
-    while live:
-        if rounds == max_rounds:
-            raise RuntimeError(f"handshake matching did not finish in {max_rounds} rounds")
-        colour_key, choice_key = round_keys(seed, rounds)
-        propose(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
-                low_degree)
-        respond(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
-                low_degree)
-        live = match(mate, request)
-        rounds += 1
-    mate[mate < 0] = -1
-    return mate, rounds

@@ -41,8 +41,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
-from ..structure.device import launch
-from .suitor_gpu import FULL_MASK, WARP
+from ..structure.device import FULL_MASK, WARP, launch
 
 FLIPS, ATTEMPTS = 0, 1  # slots of the counters array
 MAX_THREADS = 1024

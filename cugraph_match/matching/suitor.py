@@ -6,26 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from ..structure.checks import check_launch, check_warp_shared_memory
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from .mates import mates_frame, mates_from_offers, mates_from_offers_cpu, weights_of_keys
-
-
-def check_launch(vertices_per_warp, threads_per_block) -> None:
-    """The GPU launch arguments, checked whatever the backend (a bad value is
-    a bad value before any GPU is involved)."""
-    from ..structure.device import SHARED_MEMORY_DEFAULT, check_positive_int, \
-        check_threads_per_block
-
-    threads = check_threads_per_block(threads_per_block, whole_warps=True)
-    per_warp = check_positive_int(vertices_per_warp, "vertices_per_warp")
-    shared_bytes = threads // 32 * 2 * per_warp * 8
-    if shared_bytes > SHARED_MEMORY_DEFAULT:
-        most = SHARED_MEMORY_DEFAULT // (threads // 32 * 2 * 8)
-        raise ValueError(f"threads_per_block={threads} with vertices_per_warp={per_warp} needs "
-                         f"{shared_bytes} bytes of shared memory per block, over the "
-                         f"{SHARED_MEMORY_DEFAULT} a launch gets; with {threads} threads per "
-                         f"block use vertices_per_warp <= {most}")
 
 
 def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
@@ -87,7 +71,12 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     2       2     1     3.0
     3       3  <NA>    <NA>
     """
-    check_launch(vertices_per_warp, threads_per_block)
+    # the launch arguments are checked whatever the backend: a bad value is a
+    # bad value before any GPU is involved (each warp keeps two work lists of
+    # vertices_per_warp 8-byte words in shared memory)
+    threads = check_launch(threads_per_block, whole_warps=True,
+                           positive={"vertices_per_warp": vertices_per_warp})
+    check_warp_shared_memory(threads, "vertices_per_warp", vertices_per_warp, 2 * 8)
     if is_distributed_input(graph):
         from ..dask.matching import matching_dask
 

@@ -30,10 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32, uint64
 
-from ..structure.device import launch
+from ..structure.checks import check_launch, check_warp_shared_memory
+from ..structure.device import FULL_MASK, WARP, launch
 
-FULL_MASK = 0xFFFFFFFF
-WARP = 32
 _LOW = uint64(0xFFFFFFFF)
 _HIGH = uint64(0xFFFFFFFF00000000)
 _SHIFT = uint64(32)
@@ -166,12 +165,13 @@ def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp
 def suitor_offers_gpu(offsets, indices, keys, xp, vertices_per_warp: int = 8,
                       threads_per_block: int = 128):
     """Launch the Suitor kernel; return the final offer words (on the device)."""
-    from .suitor import check_launch
-
-    check_launch(vertices_per_warp, threads_per_block)
+    threads_per_block = check_launch(threads_per_block, whole_warps=True,
+                                     positive={"vertices_per_warp": vertices_per_warp})
+    # two work lists of vertices_per_warp offer words per warp
+    shared_bytes = check_warp_shared_memory(threads_per_block, "vertices_per_warp",
+                                            vertices_per_warp, 2 * 8)
     n = int(offsets.shape[0]) - 1
     warps_per_block = threads_per_block // WARP
-    shared_bytes = warps_per_block * 2 * vertices_per_warp * 8
     warps = -(-n // vertices_per_warp)
     blocks = -(-warps // warps_per_block)
     offer = xp.zeros(n, dtype=np.uint64)

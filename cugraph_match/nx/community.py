@@ -125,7 +125,7 @@ def louvain_levels(graph: NxGraph, weight, resolution: float, threshold: float, 
 
     See the module notes for the rules; ``seed`` is an int.
     """
-    from ..community.louvain import MAX_PASSES, _rows, _rows_of_graph
+    from ..community.louvain import MAX_PASSES, level_rows, rows_of_graph
     from ..community.modularity import modularity_of
     from ..structure.backend import resolve_backend, to_backend
     from ..structure.edges import contract_graph
@@ -139,7 +139,7 @@ def louvain_levels(graph: NxGraph, weight, resolution: float, threshold: float, 
     prepared = graph.cached(("weighted", weight, backend.name),
                             lambda: _weighted_graph(graph, weight, backend))
     g = prepared.weighted_graph()
-    rows = _rows_of_graph(prepared) or _rows(g, xp)
+    rows = rows_of_graph(prepared) or level_rows(g, xp)
     community = xp.arange(n, dtype=np.int64)  # node -> its vertex at the current level
     level_graph = g
     mod = modularity_of(g, community, resolution, xp)
@@ -174,7 +174,7 @@ def louvain_levels(graph: NxGraph, weight, resolution: float, threshold: float, 
         mod = q
         level_graph = coarse if coarse is not None else \
             contract_graph(level_graph, level_community, k, xp)
-        rows = _rows(level_graph, xp)
+        rows = level_rows(level_graph, xp)
 
 
 def _weighted_graph(graph: NxGraph, weight, backend):

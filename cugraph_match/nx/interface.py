@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 from . import community as _community
 from . import matching as _matching
+from .config import config_value, device as configured_device
 from .graph import BACKEND_NAME, NxGraph, from_networkx, to_networkx
 
 # Automatic dispatch (``NETWORKX_BACKEND_PRIORITY``) leaves graphs below these
@@ -57,28 +58,12 @@ DECLINED = {
 SINGLE_THREAD_BELOW_EDGES = 1_000_000
 
 
-def _config(key: str, default):
-    import networkx as nx
-
-    config = getattr(nx.config.backends, BACKEND_NAME, None)
-    return getattr(config, key, default) if config is not None else default
-
-
-def _device() -> str:
-    """``nx.config.backends.cugraph_match.device``: "auto", "cpu" or "gpu"."""
-    device = _config("device", "auto")
-    if device not in ("auto", "cpu", "gpu"):
-        raise ValueError(f"nx.config.backends.{BACKEND_NAME}.device must be 'auto', 'cpu' or "
-                         f"'gpu', got {device!r}")
-    return device
-
-
 @contextmanager
 def _cpu_threads(G):
     """Numba's thread count for one call: ``nx.config.backends.cugraph_match.threads``
     ("auto": one thread below :data:`SINGLE_THREAD_BELOW_EDGES` edges, else
     Numba's default; or a number)."""
-    threads = _config("threads", "auto")
+    threads = config_value("threads", "auto")
     if threads == "auto":
         threads = 1 if _number_of_edges(G) < SINGLE_THREAD_BELOW_EDGES else None
     if threads is None:
@@ -283,11 +268,11 @@ class BackendInterface:
 
     @staticmethod
     def maximal_matching(G):
-        return _matching.maximal_matching(G, device=_device())
+        return _matching.maximal_matching(G, device=configured_device())
 
     @staticmethod
     def min_maximal_matching(G):
-        return _matching.min_maximal_matching(G, device=_device())
+        return _matching.min_maximal_matching(G, device=configured_device())
 
     is_matching = staticmethod(_matching.is_matching)
     is_maximal_matching = staticmethod(_matching.is_maximal_matching)
@@ -306,13 +291,13 @@ class BackendInterface:
                             max_level=None, seed=None):
         with _cpu_threads(G):
             return _community.louvain_communities(G, weight, resolution, threshold, max_level,
-                                                  seed, device=_device())
+                                                  seed, device=configured_device())
 
     @staticmethod
     def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None):
         with _cpu_threads(G):
             levels = _community.louvain_partitions(G, weight, resolution, threshold, seed,
-                                                   device=_device())
+                                                   device=configured_device())
         return _steps_with(lambda: _cpu_threads(G), levels)
 
     modularity = staticmethod(_community.modularity)

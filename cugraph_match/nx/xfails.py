@@ -44,9 +44,9 @@ def mark_expected_failures(items, device: str | None = None) -> None:
 
     if device is None:
         from ..structure.backend import resolve_backend
-        from .interface import _device
+        from .config import device as configured_device
 
-        device = resolve_backend(_device()).name
+        device = resolve_backend(configured_device()).name
     expected = EXPECTED_FAILURES[device]
     for item in items:
         module = getattr(getattr(item, "module", None), "__name__", "")

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .device import cuda_simulator_enabled, gpu_available, gpu_unusable_reason
 
 
 @dataclass(frozen=True)
@@ -22,19 +23,6 @@ class Backend:
     name: str
     xp: Any
     simulated: bool = False
-
-
-def cuda_simulator_enabled() -> bool:
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
-
-
-def gpu_available() -> bool:
-    """True when a real CUDA device runs CuPy and Numba kernels here: probed
-    once per process by running both (:func:`~cugraph_match.structure.device.probe`),
-    not inferred from imports."""
-    from .device import gpu_available as probed
-
-    return probed()
 
 
 class _HostAsDevice:
@@ -79,8 +67,6 @@ def resolve_backend(backend: str) -> Backend:
     if cuda_simulator_enabled():
         return Backend("gpu", HOST_AS_DEVICE, simulated=True)
     if not gpu_available():
-        from .device import gpu_unusable_reason
-
         raise RuntimeError(
             "backend='gpu' needs a usable CUDA GPU (compute capability 7.0 or newer) with CuPy "
             "and numba-cuda (pip install 'cugraph_match[gpu]'); here: "

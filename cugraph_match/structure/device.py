@@ -1,5 +1,8 @@
-"""The GPU as the kernels meet it: whether one really works, which stream to
-launch on, and launch arguments checked before they reach a launch.
+"""The GPU as the kernels meet it, the ground floor of the device side: whether
+the CUDA simulator is on, whether a real GPU works (the one
+:func:`gpu_available`), the warp constants the kernels share, and which
+stream to launch on.  Launch *arguments* are checked by
+:func:`cugraph_match.structure.checks.check_launch` before any of this.
 
 **Probe.** Importable CuPy and numba-cuda prove little: a driver without
 libNVVM (bare ``numba-cuda``, whose NVVM comes with its ``[cu12]``/``[cu13]``
@@ -24,14 +27,20 @@ from __future__ import annotations
 
 import functools
 import logging
-import numbers
+import os
 
-from .backend import cuda_simulator_enabled
+from .checks import WARP
 
 LOG = logging.getLogger("cugraph_match")
 MIN_COMPUTE_CAPABILITY = (7, 0)
-SHARED_MEMORY_DEFAULT = 48 * 1024  # dynamic shared memory a launch gets without opting in
-MAX_THREADS_PER_BLOCK = 1024
+FULL_MASK = 0xFFFFFFFF  # every lane of a warp (WARP = 32 lanes)
+__all__ = ["FULL_MASK", "WARP", "cuda_simulator_enabled", "gpu_available", "gpu_unusable_reason",
+           "launch", "probe"]
+
+
+def cuda_simulator_enabled() -> bool:
+    """Whether Numba runs CUDA kernels in its simulator (``NUMBA_ENABLE_CUDASIM``)."""
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,44 +152,3 @@ def launch(kernel, blocks: int, threads: int, xp, *args, shared_bytes: int = 0) 
                              f"with {threads} threads per block ({text}); use fewer "
                              f"threads_per_block") from None
         raise
-
-
-# --------------------------------------------------------------------------
-# launch arguments
-# --------------------------------------------------------------------------
-
-
-def check_threads_per_block(value, name: str = "threads_per_block",
-                            whole_warps: bool = False) -> int:
-    """A block size as an int in [1, 1024] (a multiple of 32 when
-    ``whole_warps``); a clear error naming the argument otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    value = int(value)
-    if whole_warps and (value % 32 or not 32 <= value <= MAX_THREADS_PER_BLOCK):
-        raise ValueError(f"{name} must be a multiple of 32 in [32, {MAX_THREADS_PER_BLOCK}], "
-                         f"got {value}")
-    if not 1 <= value <= MAX_THREADS_PER_BLOCK:
-        raise ValueError(f"{name} must be in [1, {MAX_THREADS_PER_BLOCK}], got {value}")
-    return value
-
-
-def check_positive_int(value, name: str, upper: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    value = int(value)
-    if value < 1 or (upper is not None and value > upper):
-        bound = f"in [1, {upper}]" if upper is not None else "positive"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
-def check_marriage_launch(threads_per_block, solo_entries) -> tuple[int, int]:
-    """The marriage kernels' launch arguments: whole warps per block (a warp
-    scans long lists together) and a non-negative count of solo entries."""
-    threads = check_threads_per_block(threads_per_block, whole_warps=True)
-    if isinstance(solo_entries, bool) or not isinstance(solo_entries, numbers.Integral):
-        raise TypeError(f"solo_entries must be an int, got {solo_entries!r}")
-    if solo_entries < 0:
-        raise ValueError(f"solo_entries must be non-negative, got {solo_entries}")
-    return threads, int(solo_entries)

@@ -14,8 +14,8 @@ from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_gr
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
 from .output import host_or_device
 from .renumber import category_values, describe_id_types, renumber
-from .validation import (first_true, native_weight_dtype, object_weight_dtype, plain,
-                         validate)
+from .checks import first_true, plain
+from .validation import native_weight_dtype, object_weight_dtype, validate
 
 # Matchings pack a vertex id in the low 32 bits of an offer word (the
 # all-ones id is never a vertex), so a graph has fewer than 2**32 vertices.
@@ -103,7 +103,7 @@ class Graph:
         n = len(labels)
         if n > MAX_VERTICES:
             raise ValueError(f"at most {MAX_VERTICES} vertices are supported, got {n}")
-        w = _weight_values(frame[data.weight], be.xp) if data.weight is not None else None
+        w = weight_values(frame[data.weight], be.xp) if data.weight is not None else None
         self._edges = undirected_edges(codes[0], codes[1], w, n, be.xp)
         del codes, w
         self._backend = be
@@ -235,7 +235,7 @@ def _extra_vertices(vertices, frame_lib):
     return vertices.reset_index(drop=True)
 
 
-def _weight_values(column, xp):
+def weight_values(column, xp):
     """A validated weight column as an ``xp`` array: float32 and float64 stay,
     other floats become float64, integers become int64 or uint64 (exact)."""
     dtype = column.dtype

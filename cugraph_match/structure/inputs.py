@@ -16,6 +16,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from .checks import require_unique_columns
+
 DEFAULT_WEIGHT = "weight"
 
 
@@ -42,12 +44,13 @@ def frame_library(obj: Any) -> Any | None:
     return None
 
 
-def _from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
+def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
+    """A pandas or cuDF edge-list frame as an :class:`EdgeInput` (None for
+    anything else): its columns checked to exist once each; no column named
+    like the default weight means unweighted."""
     lib = frame_library(obj)
     if lib is None or not hasattr(obj, "columns"):
         return None
-    from .validation import require_unique_columns
-
     require_unique_columns(obj, [c for c in (source, destination, weight) if c is not None],
                            "the edge list")
     for role, col in (("source", source), ("destination", destination)):
@@ -78,7 +81,7 @@ def _from_cugraph(obj, source, destination, weight) -> EdgeInput | None:
         wcol = cols[2]
     if not getattr(obj, "is_weighted", lambda: wcol is not None)():
         wcol = None
-    return _from_dataframe(frame, src, dst, wcol)
+    return from_dataframe(frame, src, dst, wcol)
 
 
 def _from_networkx(obj, source, destination, weight) -> EdgeInput | None:
@@ -171,7 +174,7 @@ def refuse_stats(return_stats: bool) -> None:
 # Graph.  Dask frames are recognised first and routed to the distributed path.
 INPUT_ADAPTERS: list[Callable[..., EdgeInput | None]] = [
     _from_dask,
-    _from_dataframe,
+    from_dataframe,
     _from_cugraph,
     _from_networkx,
     _from_scipy,

@@ -18,12 +18,8 @@ import numpy as np
 import pandas as pd
 
 from . import pipeline_cpu as host
+from .checks import first_true, not_numbers, plain
 from .inputs import EdgeInput
-
-
-def plain(value):
-    """A NumPy scalar as the Python value, so messages read ``3``, not ``np.int64(3)``."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _describe_position(edges: EdgeInput, position: int) -> str:
@@ -35,29 +31,6 @@ def _describe_position(edges: EdgeInput, position: int) -> str:
         bad = bad.to_pandas()
     values = ", ".join(f"{c}={plain(bad[c].iloc[0])!r}" for c in cols)
     return f"row {bad.index[0]!r} ({values})"
-
-
-def first_true(mask) -> int:
-    """Position of the first True of a boolean Series or array (pandas, cuDF, NumPy, CuPy)."""
-    values = mask.to_numpy() if hasattr(mask, "to_numpy") else mask
-    if hasattr(values, "get"):
-        values = values.get()
-    return int(np.flatnonzero(np.asarray(values))[0])
-
-
-def not_numbers(series, integral: bool = False):
-    """Mask of the values of an object column that are not numbers (not
-    integers with ``integral``); booleans never count as numbers.
-
-    pandas object columns hold Python objects, checked one by one.  A cuDF
-    column of dtype object holds strings, none of them a number; its
-    ``map`` would compile the lambda as a UDF and fail on strings instead of
-    answering, so it is not used there.
-    """
-    if type(series).__module__.startswith("cudf"):
-        return series.notna()
-    kind = numbers.Integral if integral else numbers.Real
-    return ~series.map(lambda x: isinstance(x, kind) and not isinstance(x, bool)).astype(bool)
 
 
 def null_or_nan(series):
@@ -246,148 +219,3 @@ def object_weight_dtype(w, where, col: str) -> np.dtype:
                         f"{where(inexact)}; give the column one dtype (integers only are read "
                         f"exactly as int64 or uint64)")
     return np.dtype(np.float64)
-
-
-def check_seed(seed, name: str = "seed") -> int:
-    """A seed as a Python int: any int (Python or NumPy, negative ones too);
-    anything else, floats and bools included, raises naming ``name``."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {seed!r}")
-    return int(seed)
-
-
-def numpy_seed(seed: int) -> int:
-    """A seed NumPy's generators take: negative seeds modulo 2**64 (NumPy refuses
-    them), every other seed as it is."""
-    seed = int(seed)  # a NumPy int64 would overflow on the modulo
-    return seed % 2**64 if seed < 0 else seed
-
-
-def require_unique_columns(frame, columns, what: str) -> None:
-    """Each of ``columns`` the frame has must appear in it once: with a repeated
-    name ``frame[col]`` is a frame, not a column, and nothing after this
-    would say why it fails."""
-    names = list(frame.columns)
-    for col in dict.fromkeys(columns):
-        count = names.count(col)
-        if count > 1:
-            raise ValueError(f"{what}: column {col!r} appears {count} times; column names "
-                             f"must be unique (the frame has columns {names})")
-
-
-def require_vertex_frame(frame, columns, what: str) -> None:
-    """A per-vertex frame (matching, partition, capacities) must be a DataFrame
-    with ``columns``, each once; raise naming ``what`` and the missing columns."""
-    if not hasattr(frame, "columns"):
-        raise TypeError(f"{what} must be a {'|'.join(columns)} DataFrame, got "
-                        f"{type(frame).__name__}")
-    require_unique_columns(frame, columns, what)
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} frame lacks column(s) {missing}; it has {list(frame.columns)}")
-
-
-def require_unique_ids(ids, what: str) -> None:
-    """Raise naming ``what``, the count and the first repeated id."""
-    duplicated = ids.duplicated()
-    count = int(duplicated.sum())
-    if count:
-        first = ids[duplicated].iloc[0]
-        raise ValueError(f"{what}: {count} vertex id(s) appear more than once; "
-                         f"first is {plain(first)!r}")
-
-
-# --------------------------------------------------------------------------
-# capacities (b-Suitor's b, b-marriage's and blocking_pairs' capacities)
-# --------------------------------------------------------------------------
-
-# Every capacity at or above this is stored as this.  A capacity only ever
-# meets min(capacity, degree) and comparisons with a count of partners, and no
-# graph or preference list comes near 2**62 entries, so a clipped capacity
-# behaves exactly as the caller's ("unbounded") one, whatever its dtype or size,
-# and the int64 arrays the kernels read can never wrap to a negative value.
-CAPACITY_CEILING = 2**62
-
-
-def capacity_scalar(value, what: str) -> int:
-    """One capacity for everybody: a non-negative integer of any size (Python or
-    NumPy int, or an integral float), as a Python int at most
-    :data:`CAPACITY_CEILING`.  Raises naming ``what``."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be a non-negative integer, got {value!r}")
-    if isinstance(value, numbers.Integral):
-        if value < 0:
-            raise ValueError(f"{what} must be non-negative, got {plain(value)}")
-        return min(int(value), CAPACITY_CEILING)
-    if isinstance(value, numbers.Real):
-        if not np.isfinite(value) or value != np.floor(value):
-            raise TypeError(f"{what} must be an integer (an integral number), got {plain(value)!r}")
-        if value < 0:
-            raise ValueError(f"{what} must be non-negative, got {plain(value)}")
-        return int(min(float(value), float(CAPACITY_CEILING)))
-    raise TypeError(f"{what} must be a non-negative integer, got {type(value).__name__}")
-
-
-def capacity_series(values, what: str, where) -> object:
-    """Validated capacities as an int64 Series of the same frame library,
-    values above :data:`CAPACITY_CEILING` clipped to it.
-
-    ``values`` is a pandas or cuDF Series of any dtype: integers of any width
-    (uint64 up to 2**64 - 1 included), integral floats, pandas nullable
-    integers, or Python integers of any size in an object column.  Nulls,
-    non-integers, infinities and negative values raise naming ``what``, the
-    count and the first bad entry, which ``where(mask)`` describes (e.g.
-    ``"for vertex 7"`` or ``"row 3 (acceptor=2, capacity=-1)"``).
-    """
-    nulls = values.isna()
-    count = int(nulls.sum())
-    if count:
-        raise ValueError(f"{what}: {count} null capacity value(s); first is {where(nulls)}")
-    dtype = getattr(values.dtype, "numpy_dtype", values.dtype)
-    kind = getattr(dtype, "kind", "O")
-    if kind == "O" and type(values).__module__.startswith("pandas"):
-        return _object_capacities(values, what, where)
-    if kind == "f":
-        fractional = (values != values.round()) & (values.abs() != np.inf)
-        count = int(fractional.sum())
-        if count:
-            raise TypeError(f"{what}: {count} capacity value(s) are not integers; first is "
-                            f"{where(fractional)}")
-        infinite = values.abs() == np.inf
-        count = int(infinite.sum())
-        if count:
-            raise ValueError(f"{what}: {count} infinite capacity value(s) (capacities are "
-                             f"integers; any value at or above the degree means unbounded); "
-                             f"first is {where(infinite)}")
-    elif kind not in ("i", "u"):
-        if kind == "O":  # a cuDF object column holds strings
-            bad = not_numbers(values, integral=True)
-            raise TypeError(f"{what}: {int(bad.sum())} capacity value(s) are not integers; "
-                            f"first is {where(bad)}")
-        raise TypeError(f"{what}: capacities must be integers, got dtype {values.dtype}")
-    if kind != "u":
-        negative = values < 0
-        count = int(negative.sum())
-        if count:
-            raise ValueError(f"{what}: {count} negative capacity value(s); first is "
-                             f"{where(negative)}")
-    if kind == "f" or dtype.itemsize == 8:  # clip before the cast: uint64, floats would wrap
-        values = values.clip(upper=CAPACITY_CEILING)
-    return values.astype(np.int64)
-
-
-def _object_capacities(values, what: str, where):
-    """An object column (Python numbers, any size): checked and clipped one by one."""
-    integral = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool)
-                          or (isinstance(x, numbers.Real) and not isinstance(x, bool)
-                              and bool(np.isfinite(x)) and x == np.floor(x))).astype(bool)
-    count = int((~integral).sum())
-    if count:
-        raise TypeError(f"{what}: {count} capacity value(s) are not integers; first is "
-                        f"{where(~integral)}")
-    negative = values.map(lambda x: x < 0).astype(bool)
-    count = int(negative.sum())
-    if count:
-        raise ValueError(f"{what}: {count} negative capacity value(s); first is "
-                         f"{where(negative)}")
-    return values.map(lambda x: min(int(x), CAPACITY_CEILING)).astype(np.int64)

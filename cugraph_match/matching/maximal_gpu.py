@@ -5,7 +5,7 @@ propose to a red live neighbour, red live vertices accept one proposer, and
 mutual pairs match.  Within a kernel a thread writes only its own vertex's
 entry, and no kernel reads what it writes, so no atomics are needed.  The
 colours come from a stateless hash of (vertex, round key), shared with the
-CPU backend (``_handshake_hash``), so both backends give the same matching.
+CPU backend (``maximal_hash.py``), so both backends give the same matching.
 The host reads one flag per round; the match kernel sets it (a plain store,
 every writer storing the same value) when some vertex is still live.
 """
@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, uint64
 
-from ..structure.device import check_threads_per_block, launch
-from .handshake_hash import BLUE_BELOW, mix64, round_keys
+from ..structure.checks import check_launch
+from ..structure.device import launch
+from .maximal_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
 
@@ -30,7 +31,7 @@ def is_blue(v, colour_key):
 
 @cuda.jit(device=True)
 def priority(v, w, degree_w, choice_key, low_degree):
-    """As ``_maximal_matching_kernels_cpu.priority``."""
+    """As ``maximal_cpu.priority``."""
     lo, hi = min(v, w), max(v, w)
     h = _mix(((uint64(lo) << uint64(32)) | uint64(hi)) ^ choice_key)
     if low_degree:
@@ -41,7 +42,7 @@ def priority(v, w, degree_w, choice_key, low_degree):
 
 @cuda.jit(device=True)
 def heavier(e, w, best_e, best, weights):
-    """As ``handshake_cpu.heavier``."""
+    """As ``maximal_cpu.heavier``."""
     if weights.shape[0] == 0:
         return w > best
     x = weights[e]
@@ -116,7 +117,7 @@ def match_kernel(mate, request, flag):
 def handshake_mates_gpu(offsets, indices, weights, xp, weighted: bool, seed: int,
                         max_rounds: int, low_degree: bool = True, threads_per_block: int = 256):
     """Run handshake rounds on the device; return ``mate`` (-1 unmatched) and the round count."""
-    threads_per_block = check_threads_per_block(threads_per_block)
+    threads_per_block = check_launch(threads_per_block)
     n = int(offsets.shape[0]) - 1
     mate = xp.full(n, -1, dtype=np.int64)
     request = xp.full(n, NONE, dtype=np.int64)

@@ -1,6 +1,7 @@
-"""Handshake maximal matching on the CPU (numba, parallel over vertices).
+"""Handshake maximal matching on the CPU (numba, parallel over vertices), and
+its driver (:func:`handshake_mates_cpu`, the host loop over rounds).
 
-The same rounds as the GPU kernels (``_maximal_matching_kernels_gpu``), one
+The same rounds as the GPU kernels (``maximal_gpu.py``), one
 ``prange`` step per kernel: propose, respond, match.  Each step writes only
 its own vertex's entry and reads entries no other step of the same kind
 writes, so the steps need no atomics, exactly as on the GPU, and the result
@@ -12,7 +13,7 @@ live (unmatched, with live neighbours), -2 once dead, else v's mate;
 import numpy as np
 from numba import njit, prange
 
-from .handshake_hash import BLUE_BELOW, mix64
+from .maximal_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
 
@@ -113,3 +114,26 @@ def match(mate, request):
         else:
             live += 1
     return live
+
+
+def handshake_mates_cpu(offsets, indices, weights, weighted: bool, seed: int, max_rounds: int,
+                        low_degree: bool = True):
+    """Run the rounds (propose, respond, match) until no vertex is live;
+    returns ``mate`` (-1 unmatched) and the round count."""
+    n = offsets.shape[0] - 1
+    mate = np.full(n, -1, dtype=np.int64)
+    request = np.full(n, NONE, dtype=np.int64)
+    rounds = 0
+    live = n
+    while live:
+        if rounds == max_rounds:
+            raise RuntimeError(f"handshake matching did not finish in {max_rounds} rounds")
+        colour_key, choice_key = round_keys(seed, rounds)
+        propose(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree)
+        respond(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
+                low_degree)
+        live = match(mate, request)
+        rounds += 1
+    mate[mate < 0] = -1
+    return mate, rounds

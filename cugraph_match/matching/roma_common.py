@@ -1,0 +1,114 @@
+"""What ROMA's two problem shapes share (:mod:`.roma_sparse`: edge-list graphs;
+:mod:`.roma_complete`: complete graphs given as a weight matrix or points):
+the run's report, the start's name, launch and phase arguments, the phase
+loop, and the checks of integer weights and of a start matching."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..structure.checks import numpy_seed, plain, require_vertex_frame
+
+#: Integer weights above this in magnitude are refused: gains are computed in
+#: float64, which holds every integer only up to 2**53, and a rounded gain could
+#: make a "gaining" augmentation lose weight.
+EXACT_INTEGER_LIMIT = 2**53
+
+
+@dataclass
+class RomaInfo:
+    """What a :func:`roma_matching` run did (``return_info=True``).
+
+    ``flips[i]`` is the number of augmentations applied in phase i (flips on
+    complete graphs); ``attempts[i]`` the number tried under locks on the
+    GPU (equal to ``flips`` on the CPU, where nothing races); ``phase_seconds``
+    the wall time of each phase; ``start_seconds`` the time to build the
+    start matching.  ``converged`` is True when the last phase applied
+    nothing: then no augmentation gains more than the threshold.
+    """
+
+    start_weight: float
+    weight: float = 0.0
+    flips: list = field(default_factory=list)
+    attempts: list = field(default_factory=list)
+    phase_seconds: list = field(default_factory=list)
+    start_seconds: float = 0.0
+    converged: bool = False
+
+    @property
+    def phases(self) -> int:
+        return len(self.flips)
+
+
+def too_large(values):
+    """Mask of integer ``values`` above :data:`EXACT_INTEGER_LIMIT` in magnitude
+    (no abs: it wraps for int64's minimum)."""
+    mask = values > EXACT_INTEGER_LIMIT
+    if values.dtype.kind == "i":
+        mask |= values < -EXACT_INTEGER_LIMIT
+    return mask
+
+
+def start_name(initial, allowed, default) -> str | None:
+    """The start's name, or None when ``initial`` is a frame."""
+    if initial is None:
+        return default
+    if isinstance(initial, str):
+        if initial not in allowed:
+            raise ValueError(f"initial must be a vertex|mate frame or one of {allowed}, "
+                             f"got {initial!r}")
+        return "greedy" if initial == "suitor" else initial
+    require_vertex_frame(initial, ("vertex", "mate"), "initial")
+    return None
+
+
+def launch_threads(threads_per_block, default: int, power_of_two: bool) -> int:
+    """The GPU launch's threads per block, checked on every backend."""
+    if threads_per_block is None:
+        return default
+    if isinstance(threads_per_block, bool) or \
+            not isinstance(threads_per_block, (int, np.integer)):
+        raise TypeError(f"threads_per_block must be an int, got {threads_per_block!r}")
+    t = int(threads_per_block)
+    if not 32 <= t <= 1024 or t % 32 or (power_of_two and t & (t - 1)):
+        kind = "a power of two" if power_of_two else "a multiple of 32"
+        raise ValueError(f"threads_per_block must be {kind} in [32, 1024], got {t}")
+    return t
+
+
+def phase_orders(seed: int, size: int):
+    """The CPU's vertex order of each phase: a fresh permutation per phase."""
+    rng = np.random.default_rng(numpy_seed(seed))  # any int seed, negative ones too
+    while True:
+        yield rng.permutation(size).astype(np.int64)
+
+
+def require_symmetric(mate: np.ndarray, label) -> None:
+    """Every matched v's mate names v back (and nobody is their own mate)."""
+    v = np.flatnonzero(mate >= 0)
+    back = mate[mate[v]]
+    bad = (back != v) | (mate[v] == v)
+    if bad.any():
+        x = int(v[np.flatnonzero(bad)[0]])
+        y = int(mate[x])
+        raise ValueError(f"initial is not a matching: {int(bad.sum())} vertex(es) are not their "
+                         f"mate's mate; first is {plain(label(x))!r} (mate "
+                         f"{plain(label(y))!r}, whose mate is "
+                         f"{'none' if mate[y] < 0 else repr(plain(label(int(mate[y]))))})")
+
+
+def run_phases(run, orders, phases: int, info: RomaInfo) -> None:
+    """Phases until ``phases`` or one without a change; per-phase figures into ``info``."""
+    for _ in range(phases):
+        order = next(orders) if orders is not None else None
+        clock = time.perf_counter()
+        flips, attempts = run(order)
+        info.phase_seconds.append(time.perf_counter() - clock)
+        info.flips.append(int(flips))
+        info.attempts.append(int(attempts))
+        if flips == 0:
+            info.converged = True
+            break
