@@ -8,14 +8,26 @@
 #      (and of NetworkX algorithms that call them), run against the backend
 #      with fallback to NetworkX on, as nx-cugraph runs them
 #      (ci/nx_suite_report.py sorts the tests by whether they reached the backend).
+#
+# The first two passes run on every core (pytest-xdist, CUGRAPH_MATCH_TEST_WORKERS,
+# default: one worker per core); the simulator is plain Python threads, so a
+# second process is the only way it uses a second core.  Numba's on-disk cache
+# (cache=True) lets later processes and passes load what the first compiled.
+# Each pass prints its wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-auto}")
+stage_start=$SECONDS
+stage_done() { echo "== $1: $((SECONDS - stage_start)) s"; stage_start=$SECONDS; }
+
 echo "== unit tests (CPU backend)"
-python -m pytest -q --doctest-modules cugraph_match _cugraph_match_nx tests "$@"
+python -m pytest -q "${WORKERS[@]}" --doctest-modules cugraph_match _cugraph_match_nx tests "$@"
+stage_done "unit tests"
 
 echo "== CUDA kernels in the Numba simulator"
-NUMBA_ENABLE_CUDASIM=1 python -m pytest -q -m cudasim tests "$@"
+NUMBA_ENABLE_CUDASIM=1 python -m pytest -q "${WORKERS[@]}" -m cudasim tests "$@"
+stage_done "simulator pass"
 
 echo "== NetworkX's test suite on the cugraph_match backend"
 NETWORKX_SUITE=(
@@ -34,3 +46,4 @@ NETWORKX_SUITE=(
 )
 NETWORKX_TEST_BACKEND=cugraph_match NETWORKX_FALLBACK_TO_NX=True PYTHONPATH=ci \
     python -m pytest -q -p nx_suite_report -p no:cacheprovider --pyargs "${NETWORKX_SUITE[@]}" "$@"
+stage_done "NetworkX suite"

@@ -2,6 +2,8 @@ import os
 
 import pytest
 
+import hypothesis_profiles  # noqa: F401  (loads the hypothesis profile: ci or thorough)
+
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
 if SIMULATED:

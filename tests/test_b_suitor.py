@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -45,7 +46,7 @@ def as_argument(b):
     return b if isinstance(b, int) else pd.Series(b)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=graphs_with_capacities())
 def test_equals_greedy_b_matching(case):
     edges, b = case
@@ -53,7 +54,7 @@ def test_equals_greedy_b_matching(case):
     assert as_tuples(result) == oracle(edges, b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=graphs_with_capacities())
 def test_eager_and_delayed_reproposal_agree(case):
     edges, b = case
@@ -65,7 +66,7 @@ def test_eager_and_delayed_reproposal_agree(case):
         np.testing.assert_array_equal(x, y)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(edges=edge_frames())
 def test_b_one_is_suitor(edges):
     pairs = cm.b_suitor_matching(edges, b=1, backend="cpu")
@@ -76,7 +77,7 @@ def test_b_one_is_suitor(edges):
     assert as_tuples(pairs) == from_suitor
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=graphs_with_capacities())
 def test_capacities_respected_and_pairs_are_edges(case):
     edges, b = case
@@ -90,7 +91,7 @@ def test_capacities_respected_and_pairs_are_edges(case):
     assert all((u, v) in known for u, v in zip(result["src"], result["dst"]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=graphs_with_capacities())
 def test_greedy_is_maximal_and_stable(case):
     """No unmatched edge has spare capacity at both ends, and none beats the weakest
@@ -110,7 +111,7 @@ def test_greedy_is_maximal_and_stable(case):
             assert load.get(u, 0) >= capacity(u) or load.get(v, 0) >= capacity(v)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edges=edge_frames(max_vertices=7, max_edges=12, string_ids=False),
        b=st.sampled_from([1, 2, 3]))
 def test_half_of_exact_b_matching(edges, b):

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -49,7 +50,7 @@ def as_dict(coarse):
                                                           coarse["weight"])}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(edges=edge_frames(), method=st.sampled_from(["handshake", "suitor"]),
        seed=st.integers(0, 1000))
 def test_contraction_equals_reference(edges, method, seed):
@@ -68,7 +69,7 @@ def test_contraction_equals_reference(edges, method, seed):
     assert not coarse.duplicated(["src", "dst"]).any()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=multigraphs_with_isolated())
 def test_mapping_covers_every_vertex(case):
     graph, edges, isolated = case

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -27,7 +28,7 @@ def graph_edge_dict(g):
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=multigraphs_with_isolated(), seed=st.integers(0, 100))
 def test_coarse_graph_is_the_coarse_frame_with_every_vertex(case, seed):
     graph, _, _ = case
@@ -42,7 +43,7 @@ def test_coarse_graph_is_the_coarse_frame_with_every_vertex(case, seed):
     assert graph_edge_dict(g) == pytest.approx(edge_dict(frame))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(edges=edge_frames(), data=st.data())
 def test_modularity_survives_the_round_trip(edges, data):
     # a partition of the coarse graph and its projection onto the fine graph

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -69,7 +70,7 @@ def singleton_parts(vertices):
     return pd.DataFrame({"vertex": ids, "community": np.arange(len(ids)) % 3})
 
 
-@settings(max_examples=8, deadline=None, phases=NO_SHRINK, suppress_health_check=[
+@settings(max_examples=examples(8), deadline=None, phases=NO_SHRINK, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(edges=edge_frames(), partitions=st.sampled_from(PARTITIONS),
        b=st.sampled_from([0, 1, 2, 3, 1000]))
@@ -94,7 +95,7 @@ def test_every_function_equals_the_single_machine_call(client, edges, partitions
         assert cm.modularity(graph, parts) == pytest.approx(q, rel=1e-12, abs=1e-12)
 
 
-@settings(max_examples=5, deadline=None, phases=NO_SHRINK, suppress_health_check=[
+@settings(max_examples=examples(5), deadline=None, phases=NO_SHRINK, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(edges=edge_frames(max_vertices=30, max_edges=80),
        partitions=st.sampled_from(PARTITIONS), data=st.data())
@@ -334,7 +335,7 @@ def test_example_runs():
     assert out.stdout.count("same as one machine: True") == 2
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_cut_order_is_the_lexicographic_order(data):
     # the packed radix order must equal (owner, max, min) as lexsort gives it,

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -812,14 +813,14 @@ def _check_keys(weights):
         assert pref.weight_of_key[key] == weights[a]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weights=tied_weights(np.float32))
 def test_edge_keys_float32_follow_the_greedy_order(weights):
     assert weights.dtype == np.float32
     _check_keys(weights)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weights=tied_weights(np.float64))
 def test_edge_keys_float64_follow_the_greedy_order(weights):
     assert weights.dtype == np.float64

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -105,7 +106,7 @@ def test_louvain_quality_against_igraph(path):
     assert parts["vertex"].tolist() == sorted(set(edges["src"]) | set(edges["dst"]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edges=edge_frames(string_ids=False), resolution=st.sampled_from([0.5, 1.0, 2.0]),
        seed=st.integers(0, 100))
 def test_reported_q_is_the_modularity_and_labels_are_dense(edges, resolution, seed):
@@ -118,7 +119,7 @@ def test_reported_q_is_the_modularity_and_labels_are_dense(edges, resolution, se
                                                       resolution=resolution), abs=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(edges=edge_frames(max_vertices=12, max_edges=30, string_ids=False))
 def test_no_single_move_improves_the_result(edges):
     """With threshold 0 the last phase ends when no vertex moves: the result is a
@@ -133,7 +134,7 @@ def test_no_single_move_improves_the_result(edges):
             assert cm.modularity(edges, moved) <= q + 1e-12
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(case=multigraphs_with_isolated())
 def test_isolated_vertices_get_their_own_community(case):
     graph, edges, isolated = case

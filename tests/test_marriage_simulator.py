@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -32,7 +33,7 @@ ALGORITHMS = ["mcvitie_wilson", "gale_shapley"]
 # (threads_per_block, solo_entries): warp-only scans, one solo entry, the
 # default, lanes that scan whole lists alone, several warps per block.
 LAUNCHES = [(32, 0), (32, 1), (64, 4), (32, 64), (128, 2)]
-SIM = settings(max_examples=10, deadline=None,
+SIM = settings(max_examples=examples(10), deadline=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 
 import cugraph_match as cm
 from cugraph_match.datasets import read_graph
@@ -29,7 +30,7 @@ def oracle_of(edges):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames())
 def test_equals_greedy_oracle(algorithm, edges):
     before = edges.copy(deep=True)
@@ -38,7 +39,7 @@ def test_equals_greedy_oracle(algorithm, edges):
     pd.testing.assert_frame_equal(edges, before)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames())
 def test_row_scanning_suitor_equals_the_pointer_suitor(edges):
     """The paper's Suitor (whole rows rescanned, rows in any order) and ours
@@ -54,7 +55,7 @@ def test_row_scanning_suitor_equals_the_pointer_suitor(edges):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(case=multigraphs_with_isolated())
 def test_equals_greedy_oracle_with_isolated_vertices(algorithm, case):
     graph, edges, isolated = case
@@ -63,7 +64,7 @@ def test_equals_greedy_oracle_with_isolated_vertices(algorithm, case):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edges=edge_frames(max_vertices=9, max_edges=14, string_ids=False))
 def test_half_approximation_of_exact(algorithm, edges):
     result = ALGORITHMS[algorithm](edges, backend="cpu")

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -24,7 +25,7 @@ def pairs(result):
     return len(matched) // 2
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(edges=edge_frames(), weighted=st.booleans(), seed=st.integers(0, 2**40),
        low_degree_first=st.booleans())
 def test_valid_and_maximal(edges, weighted, seed, low_degree_first):
@@ -33,7 +34,7 @@ def test_valid_and_maximal(edges, weighted, seed, low_degree_first):
     assert cm.is_matching(edges, result, maximal=True)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=multigraphs_with_isolated(), weighted=st.booleans())
 def test_isolated_vertices_stay_unmatched(case, weighted):
     graph, edges, isolated = case

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -102,7 +103,7 @@ def shared_graph(path, weighted: bool = False) -> nx.Graph:
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(nx_graphs(directed=None, multigraph=None))
 def test_conversion_keeps_ids_edges_weights_and_isolated_nodes(G):
     g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
@@ -161,7 +162,7 @@ def test_get_info_does_not_import_the_package():
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(nx_graphs())
 def test_maximal_matching_is_networkx_matching(G):
     ours = nx.maximal_matching(G, backend=BACKEND)
@@ -234,7 +235,7 @@ def outcome(function, *args, **kwargs):
         return ("NetworkXError", str(exc))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_matching_checks_equal_networkx(data):
     G = data.draw(nx_graphs(directed=None, multigraph=None, max_nodes=8, max_edges=12))
@@ -270,7 +271,7 @@ def is_coarsening(fine: list[set], coarse: list[set]) -> bool:
     return all(len({where[node] for node in block}) == 1 for block in fine)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(nx_graphs(multigraph=None, max_nodes=30, max_edges=80), st.integers(0, 10**6),
        st.sampled_from([0.5, 1, 2.0]), st.sampled_from(["weight", None]))
 def test_louvain_levels_are_networkx_levels(G, seed, resolution, weight):
@@ -296,7 +297,7 @@ def test_louvain_levels_are_networkx_levels(G, seed, resolution, weight):
         assert levels == [[{node} for node in G]]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(nx_graphs(max_nodes=30, max_edges=80), st.integers(0, 1000))
 def test_louvain_dispatched_equals_direct_call(G, seed):
     """Positional and keyword arguments reach the backend as NetworkX binds them."""
@@ -430,7 +431,7 @@ def partitions_of(draw, G, valid: bool = True):
     return blocks
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_modularity_equals_networkx(data):
     G = data.draw(nx_graphs(directed=None, multigraph=None, positive=data.draw(st.booleans())))
@@ -447,7 +448,7 @@ def test_modularity_equals_networkx(data):
     assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_partition_quality_and_is_partition_equal_networkx(data):
     G = data.draw(nx_graphs(directed=None, multigraph=None))

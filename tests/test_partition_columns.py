@@ -6,13 +6,14 @@ import networkx as nx
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
 from strategies import edge_frames
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(edges=edge_frames(string_ids=False), data=st.data())
 def test_partition_column_means_the_same_as_community(edges, data):
     vertices = sorted(set(edges["src"]) | set(edges["dst"]))

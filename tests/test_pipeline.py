@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -33,7 +34,7 @@ DEVICE = HOST_AS_DEVICE
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data(), bits=st.integers(1, 64), size=st.integers(0, 300))
 def test_sort_with_positions_is_a_stable_sort(data, bits, size):
     top = (1 << bits) - 1
@@ -194,14 +195,14 @@ def edge_rows(draw, max_n=25, max_m=60):
     return u, v, w, n
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rows=edge_rows())
 def test_undirected_edges_merge_duplicates_and_set_loops_apart(rows):
     _check_undirected(*rows)
 
 
 @pytest.mark.cudasim
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(rows=edge_rows(max_n=12, max_m=30))
 def test_undirected_edges_device_path(rows):
     _check_undirected(*rows, paths=("xp",))
@@ -231,7 +232,7 @@ def _oracle_contract(lo, hi, w, loop, group, k):
     return dict(coarse), [loops[c] for c in range(k)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data(), n=st.integers(1, 20), k=st.integers(1, 8))
 def test_contract_graph_sums_parallel_edges(data, n, k):
     m = data.draw(st.integers(0, 40))
@@ -300,7 +301,7 @@ def _random_edges(data, n, dtype, max_m=60):
 
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(n=st.integers(1, 30), data=st.data(),
        dtype=st.sampled_from([np.float32, np.float64, np.int64, None]))
 def test_preference_rows_follow_the_greedy_order(n, data, dtype):
@@ -322,7 +323,7 @@ def test_preference_rows_follow_the_greedy_order(n, data, dtype):
 
 
 @pytest.mark.cudasim
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(1, 14), data=st.data(),
        dtype=st.sampled_from([np.float32, np.float64, np.int64, None]))
 def test_preference_rows_device_path_equals_host(n, data, dtype):
@@ -337,7 +338,7 @@ def test_preference_rows_device_path_equals_host(n, data, dtype):
         np.testing.assert_array_equal(a, b, err_msg=name)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(n=st.integers(1, 30), data=st.data(), dtype=st.sampled_from([np.float64, None]))
 def test_neighbour_rows_are_sorted_by_neighbour(n, data, dtype):
     es = _random_edges(data, n, dtype)
@@ -348,7 +349,7 @@ def test_neighbour_rows_are_sorted_by_neighbour(n, data, dtype):
 
 
 @pytest.mark.cudasim
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(1, 14), data=st.data(), dtype=st.sampled_from([np.float64, None]))
 def test_neighbour_rows_device_path_equals_host(n, data, dtype):
     es = _random_edges(data, n, dtype, max_m=30)
@@ -374,7 +375,7 @@ def test_too_many_edges_for_keys_is_refused(monkeypatch):
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(n=st.integers(1, 40), data=st.data())
 def test_mates_from_offers_host_kernel_equals_array_version(n, data):
     suitors = data.draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n))
@@ -383,7 +384,7 @@ def test_mates_from_offers_host_kernel_equals_array_version(n, data):
     np.testing.assert_array_equal(mates_from_offers_cpu(offer), mates_from_offers(offer, np))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(n=st.integers(1, 30), data=st.data())
 def test_mate_entries_host_kernel_equals_array_version(n, data):
     es = _random_edges(data, n, np.float64)

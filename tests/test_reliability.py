@@ -29,6 +29,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 from marriage_oracle import blocking_pairs as oracle_blocking_pairs
 from marriage_oracle import instances
@@ -332,7 +333,7 @@ def integer_weight_graphs(draw):
     return pd.DataFrame({"src": src, "dst": dst, "weight": np.array(weight, dtype=dtype)})
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edges=integer_weight_graphs(), b=st.integers(1, 3))
 def test_integer_weights_near_the_top_of_their_dtype_order_exactly(edges, b):
     """Finding 2: int64/uint64 weights went through float64, so weights a few
@@ -443,7 +444,7 @@ def coo_with_duplicates(draw):
     return sp.coo_matrix((np.array(data), (np.array(rows), np.array(cols))), shape=(n, n))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(matrix=coo_with_duplicates())
 def test_scipy_duplicates_are_summed_in_every_form(matrix):
     """Finding 3: COO duplicates were read as "keep the largest", CSR sums them."""

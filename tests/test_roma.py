@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -40,7 +41,7 @@ def _check_sparse(graph, edges, result, info, threshold):
     return adj, weight
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames(max_vertices=10, max_edges=18), seed=st.integers(0, 3),
        start=st.sampled_from(["greedy", "empty"]))
 def test_sparse_two_thirds_of_exact_and_local_optimum(edges, seed, start):
@@ -57,7 +58,7 @@ def test_sparse_two_thirds_of_exact_and_local_optimum(edges, seed, start):
                                                   rel=1e-6)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames(max_vertices=16, max_edges=40), seed=st.integers(0, 2**31))
 def test_sparse_default_settings_deterministic(edges, seed):
     g = cm.Graph(edges, backend="cpu")
@@ -67,7 +68,7 @@ def test_sparse_default_settings_deterministic(edges, seed):
     assert info.phases <= 8 and len(info.phase_seconds) == info.phases
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames(max_vertices=12, max_edges=24, string_ids=True))
 def test_sparse_from_a_given_matching(edges):
     """Any start: another matching of the graph, a Graph, NetworkX and SciPy inputs agree."""
@@ -152,7 +153,7 @@ def weight_matrices(draw, max_n=11):
     return matrix.astype(draw(st.sampled_from([np.float32, np.float64])))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matrix=weight_matrices(), start=st.sampled_from(["pairs", "greedy"]),
        seed=st.integers(0, 5))
 def test_complete_flips_local_optimum(matrix, start, seed):
@@ -202,7 +203,7 @@ def test_complete_against_exact(kind):
         pd.testing.assert_frame_equal(from_points, result)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matrix=weight_matrices(max_n=13))
 def test_complete_greedy_start_is_suitor(matrix):
     """The dense greedy start equals Suitor on the same graph as an edge list

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 
 import cugraph_match as cm
 from cugraph_match.structure.backend import HOST_AS_DEVICE, resolve_backend
@@ -82,7 +83,7 @@ def test_cugraph_awkward_inputs(name):
     assert_equal_matchings(cm.locally_dominant_matching(edges, backend="gpu"), expected)
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(edges=edge_frames(max_vertices=16, max_edges=40))
 def test_hypothesis_graphs(edges):
@@ -93,7 +94,7 @@ def test_hypothesis_graphs(edges):
                                                         threads_per_block=32), expected)
 
 
-@settings(max_examples=6, deadline=None,
+@settings(max_examples=examples(6), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=multigraphs_with_isolated(max_vertices=12, max_edges=30))
 def test_hypothesis_graphs_with_isolated_vertices(case):

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -47,7 +48,7 @@ def test_b_suitor_kernel_ties_and_per_vertex_b():
         assert result.equals(cm.b_suitor_matching(edges, b=pd.Series(b), backend="cpu"))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edges=edge_frames(max_vertices=16, max_edges=40), b=st.sampled_from([0, 1, 2, 4]),
        heap_above=st.sampled_from([0, 1, 32]))
 def test_b_suitor_kernel_hypothesis(edges, b, heap_above):
@@ -83,7 +84,7 @@ def test_handshake_kernels_equal_cpu(name, weighted, low_degree_first):
         pd.testing.assert_frame_equal(gpu, cm.maximal_matching(edges, backend="cpu", **kwargs))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=multigraphs_with_isolated(max_vertices=16, max_edges=40), weighted=st.booleans())
 def test_handshake_kernels_hypothesis(case, weighted):
     graph, edges, isolated = case

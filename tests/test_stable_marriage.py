@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -27,7 +28,7 @@ from oracle import greedy_matching
 
 CPU = {"backend": "cpu"}
 ALGORITHMS = ["mcvitie_wilson", "gale_shapley"]
-HYP = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HYP = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def sm(pp, ap, algorithm="mcvitie_wilson", **kw):
@@ -72,7 +73,7 @@ def test_random_incomplete_instances_equal_reference(case):
         assert cm.blocking_pairs(pp, ap, result, **CPU).empty
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=O.instances(max_people=4))
 def test_proposer_optimal_by_brute_force(case):
     P, A, pp, ap = case
@@ -166,7 +167,7 @@ def _codes(pp, ap, prep):
             ap["rank"].to_numpy())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=O.instances(max_people=6), which=st.sampled_from(["p_entry", "p_rank", "a_entry",
                                                                "a_rank"]), seed=st.integers(0, 99))
 def test_builders_report_the_same_first_duplicate(case, which, seed):
@@ -470,7 +471,7 @@ def test_college_admissions_equals_stable_marriage_on_cloned_colleges():
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=O.instances(max_people=4))
 def test_popular_matching_is_popular_and_maximum_by_brute_force(case):
     P, A, pp, ap = case
@@ -533,7 +534,7 @@ def doubled_graph_preferences(edges):
     return O.frames_from_lists(lists, lists, shuffle_seed=1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 30), m=st.integers(1, 80),
        tied=st.booleans())
 def test_greedy_matching_reduction_reproduces_suitor(seed, n, m, tied):
