@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
+from ..structure.checks import check_resolution, check_seed, numpy_seed
 from ..structure.csr import neighbour_csr
 from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, sum_safe
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
-from ..structure.checks import check_resolution, check_seed, numpy_seed
 from .modularity import modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops

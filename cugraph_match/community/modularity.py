@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
+from ..structure.checks import check_partition_values, check_resolution
 from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
-from ..structure.checks import check_partition_values, check_resolution
 
 
 def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.graph import lacking_ids_error, unknown_ids_error
-from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.checks import (capacity_scalar, capacity_values, node_attribute_values,
                                 require_vertex_frame)
+from ..structure.graph import lacking_ids_error, unknown_ids_error
+from ..structure.inputs import DEFAULT_WEIGHT
 from . import worker as w
 from .graph import DistributedGraph
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..structure.checks import plain
 from ..structure.csr import PreferenceCSR, preference_csr
 from ..structure.edges import undirected_edges
 from ..structure.graph import weight_values
@@ -28,7 +29,6 @@ from ..structure.output import (masked_values, new_frame, output_weights, pairs_
                                 take_labels)
 from ..structure.renumber import renumber
 from ..structure.sort_cpu import bit_width, stable_argsort
-from ..structure.checks import plain
 from ..structure.validation import edge_problems
 from . import kernels
 

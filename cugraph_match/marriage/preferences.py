@@ -49,13 +49,13 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import Backend, resolve_backend, series_values, to_backend
+from ..structure.checks import (capacity_scalar, capacity_series, first_true, not_numbers,
+                                plain, require_unique_columns)
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
 from ..structure.renumber import renumber
 from ..structure.sort_xp import lexsort_xp
-from ..structure.checks import (capacity_scalar, capacity_series, first_true, not_numbers,
-                                plain, require_unique_columns)
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
 CAPACITY = "capacity"

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import resolve_backend
-from ..structure.inputs import frame_library
 from ..structure.checks import check_launch
+from ..structure.inputs import frame_library
 from ..structure.output import row_ids
 from ..structure.sort_xp import lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,

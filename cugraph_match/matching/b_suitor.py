@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
-from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
-from ..structure.output import pairs_frame
 from ..structure.backend import to_backend
 from ..structure.checks import (capacity_scalar, capacity_values, check_launch,
                                 node_attribute_values, require_vertex_frame)
+from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
+from ..structure.output import pairs_frame
 
 
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import to_backend
+from ..structure.checks import check_seed, plain, require_unique_ids, require_vertex_frame
 from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, find_edges,
                                index_dtype, require_finite_weights)
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import edge_list_frame, host_or_device, vertex_frame
-from ..structure.checks import check_seed, plain, require_unique_ids, require_vertex_frame
 from .maximal import METHODS, maximal_mates
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from ..structure.checks import check_seed
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
-from ..structure.checks import check_seed
 from .mates import mates_frame
 
 METHODS = ("handshake", "suitor")

@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
+from ..structure.checks import not_numbers, plain, require_vertex_frame
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, search_labels
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.renumber import category_values
-from ..structure.checks import not_numbers, plain, require_vertex_frame
 
 
 def matching_weight(matching) -> float:

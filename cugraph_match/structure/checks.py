@@ -16,12 +16,14 @@ import numbers
 
 import numpy as np
 
+# --------------------------------------------------------------------------
+# values in messages, masks
+# --------------------------------------------------------------------------
 
 
 def plain(value):
     """A NumPy scalar as the Python value, so messages read ``3``, not ``np.int64(3)``."""
     return value.item() if isinstance(value, np.generic) else value
-
 
 
 def first_true(mask) -> int:

@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 
 from .backend import Backend, resolve_backend, to_backend
+from .checks import first_true, plain
 from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
 from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_graph
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
 from .output import host_or_device
 from .renumber import category_values, describe_id_types, renumber
-from .checks import first_true, plain
 from .validation import native_weight_dtype, object_weight_dtype, validate
 
 # Matchings pack a vertex id in the low 32 bits of an offer word (the

@@ -10,6 +10,9 @@ matrices.  A new input kind (a Dask frame, say) is one more adapter in
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -47,7 +50,8 @@ def frame_library(obj: Any) -> Any | None:
 def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
     """A pandas or cuDF edge-list frame as an :class:`EdgeInput` (None for
     anything else): its columns checked to exist once each; no column named
-    like the default weight means unweighted."""
+    like the default weight means unweighted (with a warning naming any other
+    numeric column, which the caller may have meant)."""
     lib = frame_library(obj)
     if lib is None or not hasattr(obj, "columns"):
         return None
@@ -63,8 +67,43 @@ def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
             raise ValueError(
                 f"weight column {weight!r} not found; the frame has columns {list(obj.columns)}"
             )
+        _warn_of_numeric_columns(obj, (source, destination))
         weight = None  # no column named like the default: unweighted
     return EdgeInput(lib, obj, source, destination, weight)
+
+
+def numeric_columns(frame, skip) -> list:
+    """The frame's integer and float columns (nullable ones too; booleans not),
+    except ``skip``."""
+    found = []
+    for col, dtype in frame.dtypes.items():
+        kind = getattr(getattr(dtype, "numpy_dtype", dtype), "kind", None)
+        if col not in skip and kind in ("i", "u", "f"):
+            found.append(col)
+    return found
+
+
+def _warn_of_numeric_columns(frame, skip) -> None:
+    """An edge list without a ``weight`` column is unweighted; when it has
+    another numeric column the caller may have meant that one: say so, naming
+    it (``weight=None`` says "unweighted" and never warns)."""
+    numeric = numeric_columns(frame, skip)
+    if numeric:
+        warnings.warn(f"the edge list has no {DEFAULT_WEIGHT!r} column, so every weight is 1, "
+                      f"but it has numeric column(s) {numeric}: pass weight={numeric[0]!r} to "
+                      f"weigh the edges by it, or weight=None for unweighted (which silences "
+                      f"this warning)", UserWarning, stacklevel=_caller_stacklevel())
+
+
+def _caller_stacklevel() -> int:
+    """``warnings.warn``'s stacklevel, for a warning raised one call below this
+    one, that names the first frame outside this package: the caller's line."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _from_cugraph(obj, source, destination, weight) -> EdgeInput | None:
