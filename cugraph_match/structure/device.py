@@ -29,11 +29,12 @@ import functools
 import logging
 import os
 
-from .checks import WARP
+from .checks import MAX_THREADS_PER_BLOCK, WARP
 
 LOG = logging.getLogger("cugraph_match")
 MIN_COMPUTE_CAPABILITY = (7, 0)
 FULL_MASK = 0xFFFFFFFF  # every lane of a warp (WARP = 32 lanes)
+MAX_GRID_BLOCKS = 2**31 - 1  # CUDA's limit on a grid's x dimension
 __all__ = ["FULL_MASK", "WARP", "cuda_simulator_enabled", "gpu_available", "gpu_unusable_reason",
            "launch", "probe"]
 
@@ -141,7 +142,17 @@ def launch(kernel, blocks: int, threads: int, xp, *args, shared_bytes: int = 0) 
 
     A launch the device refuses for lack of resources (registers or shared
     memory for this block size) becomes a ValueError naming the block size.
+    A grid of no block (CUDA refuses it; Numba's simulator runs nothing, so
+    the simulator pass would not notice) or beyond CUDA's x-dimension limit
+    is a ValueError before anything is launched: callers skip empty work.
     """
+    name = getattr(kernel, "__name__", "a kernel")
+    if not 1 <= blocks <= MAX_GRID_BLOCKS:
+        raise ValueError(f"{name} launched with {blocks} blocks; a grid holds 1 to "
+                         f"{MAX_GRID_BLOCKS} blocks (callers skip empty work)")
+    if not 1 <= threads <= MAX_THREADS_PER_BLOCK:
+        raise ValueError(f"{name} launched with {threads} threads per block; a block holds 1 "
+                         f"to {MAX_THREADS_PER_BLOCK}")
     args = tuple(_as_numba(a, xp) for a in args)
     try:
         kernel[blocks, threads, current_stream(xp), shared_bytes](*args)
