@@ -364,6 +364,17 @@ SAME_AS_CPU = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def small_handshake_blocks(monkeypatch):
+    """The handshake's 256-thread blocks cut to 32 (its one launch argument the
+    public function does not take): every simulated thread is a Python thread."""
+    from cugraph_match.matching import maximal_gpu
+
+    full = maximal_gpu.handshake_mates_gpu
+    monkeypatch.setattr(maximal_gpu, "handshake_mates_gpu",
+                        lambda *args, **kw: full(*args, **{**kw, "threads_per_block": 32}))
+
+
 @pytest.fixture
 def standin_launches():
     LAUNCHES.clear()
@@ -397,6 +408,7 @@ def _equal(got, expected):
 
 
 @pytest.mark.cudasim
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # SplitMix64 wraps
 @pytest.mark.parametrize("name,call,kernels", SAME_AS_CPU, ids=[c[0] for c in SAME_AS_CPU])
 def test_gpu_host_path_on_the_stand_in_equals_cpu(name, call, kernels, standin_launches):
     got = _on_standin(call)
