@@ -35,13 +35,24 @@ LOG = logging.getLogger("cugraph_match")
 MIN_COMPUTE_CAPABILITY = (7, 0)
 FULL_MASK = 0xFFFFFFFF  # every lane of a warp (WARP = 32 lanes)
 MAX_GRID_BLOCKS = 2**31 - 1  # CUDA's limit on a grid's x dimension
-__all__ = ["FULL_MASK", "WARP", "cuda_simulator_enabled", "gpu_available", "gpu_unusable_reason",
-           "launch", "probe"]
+__all__ = ["FULL_MASK", "WARP", "WIDE_BLOCK", "cuda_simulator_enabled", "gpu_available",
+           "gpu_unusable_reason", "launch", "probe"]
 
 
 def cuda_simulator_enabled() -> bool:
     """Whether Numba runs CUDA kernels in its simulator (``NUMBA_ENABLE_CUDASIM``)."""
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+# 65,536 registers per SM (compute capability 7.0 to 9.x) shared by a block of
+# 1,024 threads leave 64 per thread: a kernel compiled to use more cannot be
+# launched with 1,024-thread blocks at all ("too many resources requested").
+MAX_REGISTERS_AT_1024 = 64
+# ``cuda.jit`` options of every kernel whose block size the caller chooses (up
+# to 1,024 threads): registers capped so that such a block fits an SM (ptxas
+# spills past the cap; ROMA's sparse kernel needs it, the others are below).
+# Numba's simulator takes no such option.
+WIDE_BLOCK = {} if cuda_simulator_enabled() else {"max_registers": MAX_REGISTERS_AT_1024}
 
 
 @functools.lru_cache(maxsize=None)
