@@ -42,7 +42,7 @@ file) refuses it:
   in-place sort of a non-contiguous view raises NotImplementedError.
 * **bincount** (``cupy/_statistics/histogram.py``): float input TypeError,
   negative ValueError, and an *empty* input ValueError in 13.6 (its size
-  comes from ``cupy.max`` of the input; 14.0 still, 14.1 returns zeros).
+  comes from ``cupy.max`` of the input; 14.0 and 14.1 still, 14.2 returns zeros).
 * **Advanced-index assignment with repeated indices** stores "undefined"
   values in CuPy (``core.pyx``, ``__setitem__`` note); NumPy keeps the
   last.  The stand-in raises when a repeated index receives different
@@ -655,7 +655,7 @@ def bincount(x, weights=None, minlength=None):
         # without identity over nothing
         raise ValueError(f"zero-size array to reduction operation cupy_max which has no "
                          f"identity (cupy stand-in: CuPy {MODELLED_CUPY}'s bincount of an "
-                         f"empty array; 14.1 returns zeros)")
+                         f"empty array; 14.2 returns zeros)")
     size = int(host.max()) + 1
     if minlength is not None:
         size = max(size, minlength)

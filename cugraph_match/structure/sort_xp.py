@@ -32,7 +32,7 @@ def lexsort_xp(keys, xp):
 
 def bincount_xp(x, xp, weights=None, minlength: int = 0):
     """``xp.bincount(x, weights, minlength)``, also of an empty ``x`` (zeros,
-    float64 when weighted): CuPy before 14.1 sizes its output by
+    float64 when weighted): CuPy before 14.2 sizes its output by
     ``int(x.max()) + 1``, a reduction that raises on an empty array."""
     if x.shape[0] == 0:
         return xp.zeros(minlength, dtype=np.int64 if weights is None else np.float64)
