@@ -38,10 +38,12 @@ import cupy_standin
 from cugraph_match.community import louvain_gpu
 from cugraph_match.structure import device, edges as edge_sets, renumber, sort_xp
 from cupy_standin import LAUNCHES, SCATTER_DTYPES, installed
+from hypothesis_profiles import examples
 from roma_oracle import adjacency, complete_weight, frame_mates, matched_weight, mates_of
 
 cupy, cupyx = cupy_standin.cupy, cupy_standin.cupyx
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(40), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 # --------------------------------------------------------------------------
