@@ -113,7 +113,8 @@ def _unsupported(value) -> TypeError:
 
 def _check_dtype(dtype) -> np.dtype:
     dtype = np.dtype(dtype)
-    if dtype.kind in "OUSMmV" or (dtype.kind in "fc" and dtype.itemsize > 2 * 8):
+    too_wide = (dtype.kind == "f" and dtype.itemsize > 8) or (dtype.kind == "c" and dtype.itemsize > 16)
+    if dtype.kind in "OUSMmV" or too_wide:  # longdouble included
         raise ValueError(f"Unsupported dtype {dtype} (cupy stand-in: CuPy has no such arrays)")
     return dtype
 

@@ -122,6 +122,7 @@ REFUSED = [
     ("fill with array", lambda: _device([0, 0]).fill(np.ones(2)), ValueError, "non-scalar"),
     ("object dtype", lambda: cupy.asarray(np.array(["a"], dtype=object)), ValueError,
      "Unsupported dtype"),
+    ("longdouble", lambda: cupy.zeros(2, dtype=np.longdouble), ValueError, "Unsupported dtype"),
     ("unmodelled function", lambda: cupy.lexsort, AttributeError, "does not model"),
     ("scatter_add int64", lambda: cupyx.scatter_add(cupy.zeros(2, np.int64), _device([0]),
                                                     _device([1])), TypeError, "add.at"),
