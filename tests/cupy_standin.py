@@ -47,7 +47,9 @@ file) refuses it:
   values in CuPy (``core.pyx``, ``__setitem__`` note); NumPy keeps the
   last.  The stand-in raises when a repeated index receives different
   values (repeats of one value are deterministic and allowed).
-* Dtypes CuPy has no arrays of (object, strings, datetimes, longdouble).
+* Dtypes CuPy has no arrays of (``cupy/_core/core.pyx``, ``array``: object,
+  strings, datetimes, longdouble); a byte-swapped NumPy array is copied over
+  in native order, as CuPy does.
 
 Stricter than CuPy, on purpose: a NumPy array passed where CuPy would quietly
 hand a NumPy result back (``cupy.argsort(np_a)``, ``cupy.flatnonzero``,
@@ -111,10 +113,13 @@ def _unsupported(value) -> TypeError:
                      f"a device operation; move it with cupy.asarray first)")
 
 
+# the dtype characters CuPy has arrays of (cupy/_core/_dtype.pyx, all_type_chars)
+CUPY_DTYPE_CHARS = "?bhilqBHILQefdFD"
+
+
 def _check_dtype(dtype) -> np.dtype:
     dtype = np.dtype(dtype)
-    too_wide = (dtype.kind == "f" and dtype.itemsize > 8) or (dtype.kind == "c" and dtype.itemsize > 16)
-    if dtype.kind in "OUSMmV" or too_wide:  # longdouble included
+    if dtype.char not in CUPY_DTYPE_CHARS:  # objects, strings, datetimes, longdouble, ...
         raise ValueError(f"Unsupported dtype {dtype} (cupy stand-in: CuPy has no such arrays)")
     return dtype
 
@@ -525,7 +530,9 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
     if hasattr(a, "__cuda_array_interface__"):
         raise TypeError("cupy stand-in: a foreign device array is not modelled")
     host = np.asarray(a, dtype=dtype, order=order)
-    return ndarray(np.array(host, copy=True))
+    _check_dtype(host.dtype)
+    # CUDA is little-endian: CuPy copies a byte-swapped array over in native order
+    return ndarray(np.array(host, dtype=host.dtype.newbyteorder("="), copy=True))
 
 
 def array(obj, dtype=None, copy=True, order="K", ndmin=0):
