@@ -207,6 +207,33 @@ def pinned(requirement) -> str:
     return f"{requirement.name}{extras}{requirement.specifier}"
 
 
+def planned_carry() -> list[str]:
+    """Every wheel ``prepare`` would fetch, as ``name==version``, worked out from
+    the distributions installed here (their metadata; no download): the roots
+    and, recursively, their requirements the image lacks.  A distribution not
+    installed here is listed by its requirement (``prepare`` takes PyPI's latest)."""
+    extras: dict = {}
+    queue, listed = plan_roots(), {}
+    while queue:
+        requirement = queue.pop(0)
+        key = canonical(requirement.name)
+        fresh = set(requirement.extras) - extras.get(key, set())
+        if key in listed and not fresh:
+            continue
+        extras[key] = extras.get(key, set()) | set(requirement.extras)
+        try:
+            distribution = importlib.metadata.distribution(requirement.name)
+        except importlib.metadata.PackageNotFoundError:
+            listed[key] = str(requirement)
+            continue
+        listed[key] = f"{distribution.metadata['Name']}=={distribution.version}"
+        for text in distribution.requires or []:
+            needed = _requirement(text)
+            if applies(needed, extras[key]) and canonical(needed.name) not in DEVICE_IMAGE:
+                queue.append(needed)
+    return sorted(listed.values(), key=str.lower)
+
+
 def closure_problems(wheels: dict, roots, image=DEVICE_IMAGE) -> list[str]:
     """What the carried wheels leave unmet on the device: a root or a carried
     wheel's requirement that is neither in the image nor carried at a version
@@ -535,16 +562,16 @@ def dry_carry(log) -> tuple[dict, bool]:
     target as there, requirements closed), or the roots a prepare would fetch."""
     wheels = carried_wheels()
     roots = plan_roots()
-    record: dict = {"roots": [pinned(r) for r in roots]}
+    record: dict = {"roots": [pinned(r) for r in roots], "planned": planned_carry()}
     if not wheels:
-        log(f"carry: no {WHEELS}; `bash ci/gpu.sh prepare` would fetch "
-            f"{' '.join(record['roots'])} and what they need beyond the device image")
+        log(f"carry: no wheels in {WHEELS}; `bash ci/gpu.sh prepare` would fetch "
+            f"{len(record['planned'])} (as installed here): {' '.join(record['planned'])}")
         record["wheels"] = []
         return record, True
     record["wheels"] = sorted(p.name for p, _, _ in wheels.values())
     for name in record["wheels"]:
         log(f"carry: {name}")
-    missing = [pinned(r) for r in roots if canonical(r.name) not in wheels]
+    missing = [p for p in record["planned"] if canonical(_requirement(p).name) not in wheels]
     problems = [f"{m}: no wheel in {WHEELS} (run prepare)" for m in missing]
     problems += closure_problems(wheels, roots)
     with tempfile.TemporaryDirectory() as target:
