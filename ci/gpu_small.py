@@ -3,9 +3,10 @@
 Run under ``compute-sanitizer`` by ``ci/gpu.sh sanitize`` (memcheck and
 racecheck): small, so the sanitizer's slowdown stays within a few minutes,
 yet every kernel and both slot paths of b-Suitor, every Louvain bucket
-(a hub above 319 neighbours for the global-table kernels) and the device
-pipeline (renumbering, de-duplication, both row builds) run.  Exits non-zero
-on any difference.
+(a hub above 319 neighbours for the global-table kernels), ROMA's sparse and
+dense kernels (1,024-thread blocks among them) and the device pipeline
+(renumbering, de-duplication, both row builds) run.  Exits non-zero on any
+difference.
 """
 
 from __future__ import annotations
@@ -41,6 +42,45 @@ def same(name: str, gpu, cpu) -> bool:
         return False
 
 
+def verdict(name: str, good: bool, detail: str = "") -> bool:
+    print(f"{'ok  ' if good else 'FAIL'}  {name}{': ' + detail if detail else ''}")
+    return good
+
+
+def roma(frame, small: bool) -> bool:
+    """ROMA's kernels: the sparse one from Suitor's start (blocks up to 1,024
+    threads, the register cap's case), the dense ones on a weight matrix (its
+    default 1,024-thread blocks) and on points.  Parallel phases differ from
+    the CPU's sequential ones, so each result is checked, not compared: a
+    valid (perfect, on complete graphs) matching no lighter than its start."""
+    ok = True
+    for threads in (128, 1024):
+        result, info = cm.roma_matching(frame, backend="gpu", threads_per_block=threads,
+                                        return_info=True)
+        ok &= verdict(f"roma sparse tpb={threads}",
+                      cm.is_matching(frame, result) and info.weight >= info.start_weight,
+                      f"{info.start_weight:.0f} -> {info.weight:.0f}")
+    rng = np.random.default_rng(3)
+    n = 64 if small else 512
+    upper = np.triu(rng.random((n, n)), 1).astype(np.float32)
+    matrix = upper + upper.T
+    points = rng.random((n // 2, 2))
+    for what, call in (("matrix", lambda t: cm.roma_matching(matrix, threads_per_block=t,
+                                                             backend="gpu", return_info=True)),
+                       ("points", lambda t: cm.roma_matching(points=points, threads_per_block=t,
+                                                             backend="gpu", return_info=True))):
+        for threads in (128, 1024):
+            result, info = call(threads)
+            mate = result["mate"].to_numpy(dtype=np.float64, na_value=-1).astype(np.int64)
+            size = len(mate)
+            matched = np.flatnonzero(mate >= 0)
+            perfect = len(matched) == size - size % 2 and (mate[mate[matched]] == matched).all()
+            ok &= verdict(f"roma {what} tpb={threads}",
+                          bool(perfect) and info.weight >= info.start_weight,
+                          f"{info.start_weight:.3f} -> {info.weight:.3f}")
+    return ok
+
+
 def main(argv: list[str]) -> int:
     # ``--small`` shrinks everything, for a check in Numba's simulator
     small = "--small" in argv
@@ -72,6 +112,7 @@ def main(argv: list[str]) -> int:
     cpu_q = cm.louvain(frame, backend="cpu")[1]
     print(f"{'ok  ' if q >= 0.95 * cpu_q else 'FAIL'}  louvain q {q:.4f} vs cpu {cpu_q:.4f}")
     ok &= q >= 0.95 * cpu_q
+    ok &= roma(frame, small)
     for kind, n in sizes:
         pp, ap = stable_marriage_instance(n, kind, seed=1)
         for algorithm in ("mcvitie_wilson", "gale_shapley"):

@@ -3,7 +3,9 @@
 #   1. unit tests and doctests on the CPU backend (plus the PTX compile check;
 #      real-GPU tests skip themselves without a GPU);
 #   2. the simulator pass: the CUDA kernels run in Numba's CUDA simulator
-#      (NUMBA_ENABLE_CUDASIM=1) on small graphs;
+#      (NUMBA_ENABLE_CUDASIM=1) on small graphs, and every algorithm's GPU host
+#      code on a strict CuPy stand-in (tests/cupy_standin.py) that refuses what
+#      CuPy refuses (tests/test_cupy_standin.py);
 #   3. NetworkX's own tests of the functions the NetworkX backend implements
 #      (and of NetworkX algorithms that call them), run against the backend
 #      with fallback to NetworkX on, as nx-cugraph runs them

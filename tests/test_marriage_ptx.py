@@ -14,6 +14,7 @@ import pytest
 
 import test_ptx
 from conftest import SIMULATED
+from registers import assert_fits_1024
 
 # test_ptx.py's module-scoped fixtures (NVVM without a driver), shared by name
 compile_ptx = test_ptx.compile_ptx
@@ -50,6 +51,7 @@ def _id(x):
 def test_kernel_compiles_for_sm90(compile_ptx, kernel, signature):
     ptx = compile_ptx(kernel, signature)
     assert ".target sm_90" in ptx
+    assert_fits_1024(kernel, ptx)  # caller-sized blocks: at most 64 registers (registers.py)
     assert "atom.global.min.s64" in ptx  # the lock-free proposal
     assert "atom.global.cas" not in ptx and "atom.global.exch" not in ptx  # no CAS loop, no lock
     assert not re.search(r"\b(div|rem)\.[su]64", ptx), "64-bit division in a kernel"

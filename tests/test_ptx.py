@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import SIMULATED
+from registers import assert_fits_1024
 
 pytestmark = pytest.mark.skipif(SIMULATED, reason="compiles real CUDA, not the simulator")
 
@@ -101,6 +102,7 @@ def monkeypatch_module():
 def test_kernel_compiles_for_sm90(compile_ptx, kernel, signature):
     ptx = compile_ptx(kernel, signature)
     assert ".target sm_90" in ptx
+    assert_fits_1024(kernel, ptx)  # caller-sized blocks: at most 64 registers (registers.py)
 
 
 def test_suitor_uses_one_atomic_max_and_l2_loads(compile_ptx):

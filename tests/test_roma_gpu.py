@@ -45,7 +45,7 @@ def test_complete_graph_against_cpu(kind, threads):
         assert best <= 1e-9
 
 
-@pytest.mark.parametrize("threads", [32, 128, 512])
+@pytest.mark.parametrize("threads", [32, 128, 512, 1024])  # 1024: the register cap
 @pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
 def test_real_graphs_against_cpu(path, threads):
     edges, _ = read_graph(path)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIMULATED
+from registers import assert_fits_1024
 from test_ptx import compile_ptx, monkeypatch_module  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(SIMULATED, reason="compiles real CUDA, not the simulator")
@@ -39,6 +40,7 @@ def test_dense_kernels_compile(compile_ptx, matrix, points):  # noqa: F811
 
     ptx = compile_ptx(roma_gpu.dense_phase_kernel, _dense_signature(matrix, points))
     assert ".target sm_90" in ptx
+    assert_fits_1024(roma_gpu.dense_phase_kernel, ptx)  # 1,024 threads by default
     assert "atom.global.cas.b64" in ptx  # try-lock
     assert "atom.global.exch.b64" in ptx  # release
     assert "atom.global.add.u64" in ptx  # coherent re-read of the mates, flip counter
@@ -47,6 +49,7 @@ def test_dense_kernels_compile(compile_ptx, matrix, points):  # noqa: F811
     assert _fenced(ptx)
     ptx = compile_ptx(roma_gpu.dense_candidates_kernel,
                       f"({matrix}, {points}, int64, {I64}, {I64})")
+    assert_fits_1024(roma_gpu.dense_candidates_kernel, ptx)
     assert "bar.sync" in ptx and "atom." not in ptx
     compile_ptx(roma_gpu.dense_match_kernel, f"({I64}, {I64}, {I64})")
 
@@ -56,6 +59,7 @@ def test_sparse_kernel_compiles(compile_ptx, offsets, indices):  # noqa: F811
     from cugraph_match.matching import roma_gpu
 
     ptx = compile_ptx(roma_gpu.sparse_phase_kernel, _sparse_signature(offsets, indices))
+    assert_fits_1024(roma_gpu.sparse_phase_kernel, ptx)  # 72 registers uncapped
     assert "atom.global.cas.b64" in ptx and "atom.global.exch.b64" in ptx
     assert "atom.global.add.u64" in ptx  # mates re-read under the locks
     assert "atom.global.add.f64" in ptx  # matched weights re-read under the locks

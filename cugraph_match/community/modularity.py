@@ -12,6 +12,7 @@ from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
+from ..structure.sort_xp import bincount_xp
 
 
 def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "src",
@@ -79,11 +80,11 @@ def modularity_of(g: WeightedGraph, community, resolution: float, xp) -> float:
     if two_m == 0.0:
         raise ValueError("modularity is undefined for a graph whose total edge weight is 0")
     k = int(community.max()) + 1 if g.n else 0
-    degree = xp.bincount(g.lo, weights=g.w, minlength=g.n) + \
-        xp.bincount(g.hi, weights=g.w, minlength=g.n) + 2.0 * g.loop
+    # no edge, or no edge inside a community: empty bincounts (bincount_xp)
+    degree = bincount_xp(g.lo, xp, g.w, g.n) + bincount_xp(g.hi, xp, g.w, g.n) + 2.0 * g.loop
     total = xp.bincount(community, weights=degree, minlength=k)
     same = community[g.lo] == community[g.hi]
-    inside = xp.bincount(community[g.lo][same], weights=g.w[same], minlength=k) + \
+    inside = bincount_xp(community[g.lo][same], xp, g.w[same], k) + \
         xp.bincount(community, weights=g.loop, minlength=k)
     return float((inside / (two_m / 2.0)).sum() - resolution * ((total / two_m) ** 2).sum())
 

@@ -31,7 +31,7 @@ import numpy as np
 from numba import cuda, int64
 
 from ..structure.checks import check_launch
-from ..structure.device import FULL_MASK, launch
+from ..structure.device import FULL_MASK, WIDE_BLOCK, launch
 from .stable_marriage_gpu import SENTINEL, resident_blocks, take_work
 
 _NONE = int64(-1)
@@ -75,7 +75,7 @@ def propose_copy(cur, p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_ste
     return int64(a_prop[a_off[a * a_step] + carry])
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def b_marriage_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_step, a_prop,
                       slot_off, slots, cap, nxt, copy_owner, counter, n_copies, solo):
     lane = cuda.laneid

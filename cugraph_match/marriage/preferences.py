@@ -265,6 +265,16 @@ def _rank_values(series, xp):
         return series_values(pd.Series(codes.astype(np.int64)), xp)
     if not isinstance(dtype, np.dtype):  # nullable Int64/Float64, validated null-free
         series = series.astype(getattr(dtype, "numpy_dtype", np.float64))
+        dtype = series.dtype
+    if dtype.kind == "f" and dtype.itemsize > 8:
+        # longdouble, which neither the numba kernels nor CuPy read: dense ranks
+        # from NumPy's exact sort (float64 could merge ranks that differ)
+        _, codes = np.unique(series.to_numpy(), return_inverse=True)
+        return series_values(pd.Series(codes.reshape(-1).astype(np.int64)), xp)
+    if dtype.kind == "f" and dtype.itemsize < 4:
+        series = series.astype(np.float64)  # float16: exact in float64
+    elif not dtype.isnative:
+        series = series.astype(dtype.newbyteorder("="))  # the kernels read native order
     return series_values(series, xp)
 
 

@@ -11,7 +11,7 @@ from ..structure.backend import resolve_backend
 from ..structure.checks import check_launch
 from ..structure.inputs import frame_library
 from ..structure.output import row_ids
-from ..structure.sort_xp import lexsort_xp
+from ..structure.sort_xp import bincount_xp, lexsort_xp
 from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,
                           mates_from_held, pair_frame, prepare_preferences)
 
@@ -271,8 +271,8 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
         who = _label(prep.proposer_labels, rows[e])
         whom = _label(prep.acceptor_labels, prep.prop_acceptors[e])
         raise ValueError(f"pairs lists the pair ({who!r}, {whom!r}) more than once")
-    p_count = xp.bincount(mp, minlength=prep.n_proposers)
-    a_count = xp.bincount(ma, minlength=n_a)
+    p_count = bincount_xp(mp, xp, minlength=prep.n_proposers)  # no pair: empty
+    a_count = bincount_xp(ma, xp, minlength=n_a)
     for side, count, cap, labels in (("proposer", p_count, p_cap, prep.proposer_labels),
                                      ("acceptor", a_count, a_cap, prep.acceptor_labels)):
         over = count > cap

@@ -43,7 +43,7 @@ import numpy as np
 from numba import cuda, int64
 
 from ..structure.checks import check_launch
-from ..structure.device import FULL_MASK, WARP, launch
+from ..structure.device import FULL_MASK, WARP, WIDE_BLOCK, launch
 
 SENTINEL = int64(np.iinfo(np.int64).max)
 LEVEL_BIAS = int64(1 << 40)
@@ -177,7 +177,7 @@ def take_work(idle, more, counter, total, lane, lower):
     return item, more
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def mcvitie_wilson_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_step, a_prop,
                           held, nxt, counter, n_p, max_level, solo):
     lane = cuda.laneid
@@ -201,7 +201,7 @@ def mcvitie_wilson_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a
             # lost the race: ``cur`` goes on from his next entry
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def gale_shapley_round_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_off, a_step,
                               a_prop, held, nxt, frontier, count, next_frontier, next_count,
                               max_level, solo):

@@ -34,7 +34,7 @@ import numpy as np
 from numba import cuda, int32, int64, uint32, uint64
 
 from ..structure.checks import check_launch
-from ..structure.device import launch
+from ..structure.device import WIDE_BLOCK, launch
 
 _LOW = 0xFFFFFFFF
 REJECTED = -3
@@ -127,7 +127,7 @@ def _propose_once(u, offsets, indices, keys, slot_start, slots, next_edge, floor
             return result
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def b_suitor_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above,
                     n):
     u = cuda.grid(1)

@@ -16,12 +16,12 @@ import numpy as np
 from numba import cuda, int64, uint32
 
 from ..structure.checks import check_launch
-from ..structure.device import FULL_MASK, WARP, launch
+from ..structure.device import FULL_MASK, WARP, WIDE_BLOCK, launch
 
 MATCHED, NEXT = 0, 1  # slots of the counters array
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, stamp, round_id,
                       counters):
     if cuda.grid(1) == 0:
@@ -52,7 +52,7 @@ def candidates_kernel(work, size, offsets, indices, mate, candidate, next_edge, 
             stamp[v] = round_id
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def match_kernel(work, size, candidate, mate, stamp, round_id, matched, counters):
     t = cuda.grid(1)
     if t == 0:
@@ -73,7 +73,7 @@ def match_kernel(work, size, candidate, mate, stamp, round_id, matched, counters
                 matched[slot + 1] = c
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def next_work_kernel(matched, offsets, indices, mate, candidate, work, counters):
     lane = cuda.laneid
     lower_lanes = uint32((1 << lane) - 1)

@@ -16,7 +16,7 @@ import numpy as np
 from numba import cuda, uint64
 
 from ..structure.checks import check_launch
-from ..structure.device import launch
+from ..structure.device import WIDE_BLOCK, launch
 from .maximal_hash import BLUE_BELOW, mix64, round_keys
 
 NONE, DEAD = -1, -2
@@ -80,7 +80,7 @@ def _choose(v, offsets, indices, weights, mate, request, colour_key, choice_key,
     request[v] = best if live else DEAD
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def propose_kernel(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
                    low_degree, flag):
     v = cuda.grid(1)
@@ -91,7 +91,7 @@ def propose_kernel(offsets, indices, weights, mate, request, colour_key, choice_
                 low_degree, True)
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def respond_kernel(offsets, indices, weights, mate, request, colour_key, choice_key, weighted,
                    low_degree):
     v = cuda.grid(1)
@@ -100,7 +100,7 @@ def respond_kernel(offsets, indices, weights, mate, request, colour_key, choice_
                 low_degree, False)
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def match_kernel(mate, request, flag):
     v = cuda.grid(1)
     if v >= mate.shape[0] or mate[v] != -1:

@@ -123,6 +123,8 @@ def _numeric_array(array, what: str, xp, check_integers=None):
         raise TypeError(f"{what} must hold real numbers (integer or float), got dtype {dtype}")
     target = dtype if dtype in (np.float32, np.float64) else \
         (np.dtype(np.float32) if dtype == np.float16 else np.dtype(np.float64))
+    if dtype.itemsize > 8 and isinstance(array, np.ndarray):
+        array = array.astype(target)  # longdouble: no CuPy array holds it, cast before the move
     values = to_backend(array, xp)
     if dtype.kind in "iu" and check_integers is not None:
         check_integers(values, xp)

@@ -41,7 +41,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int64
 
-from ..structure.device import FULL_MASK, WARP, launch
+from ..structure.device import FULL_MASK, WARP, WIDE_BLOCK, launch
 
 FLIPS, ATTEMPTS = 0, 1  # slots of the counters array
 MAX_THREADS = 1024
@@ -147,7 +147,7 @@ def better_flip(gain_a, z_a, gain_b, z_b):
     return z_b < 0 or z_a < z_b
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def dense_phase_kernel(matrix, points, n, mate, mw, locks, threshold, counters):
     gains = cuda.shared.array(MAX_THREADS, float64)
     targets = cuda.shared.array(MAX_THREADS, int64)
@@ -203,7 +203,7 @@ def heavier(w1, a1, b1, w2, a2, b2):
     return min(a1, b1) > min(a2, b2)
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def dense_candidates_kernel(matrix, points, n, mate, candidate):
     """Greedy start, one round: each unmatched vertex's heaviest unmatched vertex."""
     weights = cuda.shared.array(MAX_THREADS, float64)
@@ -428,7 +428,7 @@ def try_augment(mate, mw, locks, threshold, v, u, a, b, w_va, w_ub, counters):
     unlock_all(locks, ids, count)
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def sparse_phase_kernel(offsets, indices, weights, mate, mw, locks, threshold, counters):
     lane = cuda.laneid
     warp = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) // WARP

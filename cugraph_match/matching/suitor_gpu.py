@@ -31,7 +31,7 @@ import numpy as np
 from numba import cuda, int64, uint32, uint64
 
 from ..structure.checks import check_launch, check_warp_shared_memory
-from ..structure.device import FULL_MASK, WARP, launch
+from ..structure.device import FULL_MASK, WARP, WIDE_BLOCK, launch
 
 _LOW = uint64(0xFFFFFFFF)
 _HIGH = uint64(0xFFFFFFFF00000000)
@@ -96,7 +96,7 @@ def best_acceptable(current, offsets, indices, keys, offer, next_edge, lane):
     return best
 
 
-@cuda.jit
+@cuda.jit(**WIDE_BLOCK)
 def suitor_kernel(offsets, indices, keys, offer, next_edge, n, vertices_per_warp):
     # Per warp: [work list | best candidate] of vertices_per_warp words each.
     shared = cuda.shared.array(0, dtype=uint64)

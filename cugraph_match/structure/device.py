@@ -29,18 +29,30 @@ import functools
 import logging
 import os
 
-from .checks import WARP
+from .checks import MAX_THREADS_PER_BLOCK, WARP
 
 LOG = logging.getLogger("cugraph_match")
 MIN_COMPUTE_CAPABILITY = (7, 0)
 FULL_MASK = 0xFFFFFFFF  # every lane of a warp (WARP = 32 lanes)
-__all__ = ["FULL_MASK", "WARP", "cuda_simulator_enabled", "gpu_available", "gpu_unusable_reason",
-           "launch", "probe"]
+MAX_GRID_BLOCKS = 2**31 - 1  # CUDA's limit on a grid's x dimension
+__all__ = ["FULL_MASK", "WARP", "WIDE_BLOCK", "cuda_simulator_enabled", "gpu_available",
+           "gpu_unusable_reason", "launch", "probe"]
 
 
 def cuda_simulator_enabled() -> bool:
     """Whether Numba runs CUDA kernels in its simulator (``NUMBA_ENABLE_CUDASIM``)."""
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+# 65,536 registers per SM (compute capability 7.0 to 9.x) shared by a block of
+# 1,024 threads leave 64 per thread: a kernel compiled to use more cannot be
+# launched with 1,024-thread blocks at all ("too many resources requested").
+MAX_REGISTERS_AT_1024 = 64
+# ``cuda.jit`` options of every kernel whose block size the caller chooses (up
+# to 1,024 threads): registers capped so that such a block fits an SM (ptxas
+# spills past the cap; ROMA's sparse kernel needs it, the others are below).
+# Numba's simulator takes no such option.
+WIDE_BLOCK = {} if cuda_simulator_enabled() else {"max_registers": MAX_REGISTERS_AT_1024}
 
 
 @functools.lru_cache(maxsize=None)
@@ -141,7 +153,17 @@ def launch(kernel, blocks: int, threads: int, xp, *args, shared_bytes: int = 0) 
 
     A launch the device refuses for lack of resources (registers or shared
     memory for this block size) becomes a ValueError naming the block size.
+    A grid of no block (CUDA refuses it; Numba's simulator runs nothing, so
+    the simulator pass would not notice) or beyond CUDA's x-dimension limit
+    is a ValueError before anything is launched: callers skip empty work.
     """
+    name = getattr(kernel, "__name__", "a kernel")
+    if not 1 <= blocks <= MAX_GRID_BLOCKS:
+        raise ValueError(f"{name} launched with {blocks} blocks; a grid holds 1 to "
+                         f"{MAX_GRID_BLOCKS} blocks (callers skip empty work)")
+    if not 1 <= threads <= MAX_THREADS_PER_BLOCK:
+        raise ValueError(f"{name} launched with {threads} threads per block; a block holds 1 "
+                         f"to {MAX_THREADS_PER_BLOCK}")
     args = tuple(_as_numba(a, xp) for a in args)
     try:
         kernel[blocks, threads, current_stream(xp), shared_bytes](*args)

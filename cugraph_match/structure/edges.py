@@ -26,7 +26,7 @@ import numpy as np
 
 from . import pipeline_cpu as host
 from .sort_cpu import bit_width, sort_carrying
-from .sort_xp import segment_max, stable_argsort_xp
+from .sort_xp import bincount_xp, segment_max, stable_argsort_xp
 
 
 def index_dtype(limit: int) -> np.dtype:
@@ -291,7 +291,7 @@ def merge_parallel_edges(a, b, w, k: int, xp):
         first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
         group_of = xp.cumsum(first) - 1
         distinct = int(first.sum())
-        summed = xp.bincount(group_of, weights=w, minlength=distinct)[:distinct]
+        summed = bincount_xp(group_of, xp, w, distinct)[:distinct]  # no edge: empty
         return lo[first].astype(ids), hi[first].astype(ids), summed.astype(np.float64)
     keys = (hi.astype(np.uint64) << np.uint64(bits)) | lo.astype(np.uint64)
     if is_host(xp):
@@ -305,7 +305,7 @@ def merge_parallel_edges(a, b, w, k: int, xp):
         first[1:] = keys[1:] != keys[:-1]
         group_of = xp.cumsum(first) - 1
         pair = keys[first]
-        summed = xp.bincount(group_of, weights=w[order], minlength=int(pair.shape[0]))
+        summed = bincount_xp(group_of, xp, w[order], int(pair.shape[0]))  # no edge: empty
     mask = np.uint64((1 << bits) - 1)
     return (pair & mask).astype(ids), (pair >> np.uint64(bits)).astype(ids), \
         summed.astype(np.float64)

@@ -250,7 +250,10 @@ def weight_values(column, xp):
     if hasattr(column, "to_cupy") and xp is not np:
         values = column.to_cupy()
     else:
-        values = to_backend(column.to_numpy(), xp)
+        values = column.to_numpy()
+        if values.dtype.itemsize > 8:  # longdouble: no CuPy array holds it, cast before the move
+            values = values.astype(target)
+        values = to_backend(values, xp)
     return values.astype(target, copy=False)
 
 

@@ -30,6 +30,15 @@ def lexsort_xp(keys, xp):
     return order
 
 
+def bincount_xp(x, xp, weights=None, minlength: int = 0):
+    """``xp.bincount(x, weights, minlength)``, also of an empty ``x`` (zeros,
+    float64 when weighted): CuPy before 14.2 sizes its output by
+    ``int(x.max()) + 1``, a reduction that raises on an empty array."""
+    if x.shape[0] == 0:
+        return xp.zeros(minlength, dtype=np.int64 if weights is None else np.float64)
+    return xp.bincount(x, weights=weights, minlength=minlength)
+
+
 # The dtypes CuPy's scatter_max kernels are built for (cupyx/_scatter.py).
 _CUPY_SCATTER_MAX = {np.dtype(t) for t in (np.int32, np.uint32, np.uint64, np.float32,
                                            np.float64)}
