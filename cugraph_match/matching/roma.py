@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import Backend, resolve_backend, to_backend
+from ..structure.bipartite import check_bipartite_flag, check_unmatched, linked_pairs_of_mates
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
@@ -66,7 +67,7 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
                   weight: str | None = DEFAULT_WEIGHT, *, points: Any = None,
                   initial: Any = None, phases: int = 8, threshold: float = 1e-5,
                   seed: int = 0, backend: str = "auto", threads_per_block: int | None = None,
-                  return_info: bool = False):
+                  return_info: bool = False, bipartite: bool = False, unmatched: str = "drop"):
     """A heavier matching than greedy, by ROMA local search (expected 2/3 − ε).
 
     Starting from ``initial``, each phase visits every vertex v (on the CPU in
@@ -141,6 +142,12 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         of work, never the validity.
     return_info : bool
         Also return a :class:`RomaInfo` (flips, times and weights per phase).
+    bipartite, unmatched
+        Two tables (graphs only, not matrices or points), as in
+        :func:`~cugraph_match.suitor_matching`: the result is the linked
+        pairs, and ``initial`` may be a linked-pairs frame (columns named
+        like ``source`` / ``destination``; rows with a null end are skipped).
+        Every augmentation stays between the sides, since every edge does.
 
     Returns
     -------
@@ -181,7 +188,12 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     ([2, 3, 0, 1], 10.0, 2.0, True)
     """
     _check_scalars(phases, threshold, seed, return_info)
+    bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
+    unmatched = check_unmatched(unmatched, bipartite)
     complete = points is not None or _is_dense_array(graph)
+    if complete and bipartite:
+        raise ValueError("bipartite=True takes a two-sided edge list (or a cm.Graph, NetworkX "
+                         "graph or biadjacency sparse matrix), not a weight matrix or points")
     if complete:
         if points is not None and graph is not None:
             raise ValueError("give either graph (a weight matrix or edges) or points, not both")
@@ -197,9 +209,14 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         if graph is None:
             raise ValueError("no graph given: pass edges, a cm.Graph, a weight matrix or points=")
         _check_integer_edge_weights(graph, weight)
-        g = as_graph(graph, source, destination, weight, backend)
+        g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
         _check_integer_graph_weights(g)
-        frame, info = _roma_sparse(g, initial, phases, threshold, seed, threads_per_block)
+        if g.bipartite:
+            from .two_sided import start_mates
+
+            initial = start_mates(g, initial)
+        frame, info = _roma_sparse(g, initial, phases, threshold, seed, threads_per_block,
+                                   unmatched)
     return (frame, info) if return_info else frame
 
 
@@ -265,12 +282,13 @@ def _check_integer_graph_weights(g: Graph) -> None:
         e = int(to_backend(xp.flatnonzero(bad)[:1], np)[0])
         lo = int(to_backend(g.edges.lo[e:e + 1], np)[0])
         hi = int(to_backend(g.edges.hi[e:e + 1], np)[0])
-        labels = g.labels
         value = plain(to_backend(w[e:e + 1], np)[0])
+        ends = (f"{g.sides.describe(lo)}, {g.sides.describe(hi)}" if g.bipartite else
+                f"{plain(g.labels.iloc[lo])!r}, {plain(g.labels.iloc[hi])!r}")
         raise ValueError(f"weight: {count} integer edge weight(s) above 2**53 in magnitude, "
                          f"which float64 (the gains' type) cannot hold exactly; first is edge "
-                         f"({plain(labels.iloc[lo])!r}, {plain(labels.iloc[hi])!r}) = "
-                         f"{value!r}; convert the weights to float or scale them down")
+                         f"({ends}) = {value!r}; convert the weights to float or scale them "
+                         f"down")
 
 
 def _check_integer_matrix(matrix, xp) -> None:
@@ -603,14 +621,16 @@ def _sparse_start(g: Graph, initial):
 
     xp = g.backend.xp
     n = g.num_vertices
-    name = _start_name(initial, SPARSE_STARTS, "greedy")
+    given = initial if not isinstance(initial, (str, type(None))) and g.bipartite else None
+    name = None if given is not None else _start_name(initial, SPARSE_STARTS, "greedy")
     if name == "empty":
         return xp.full(n, -1, dtype=np.int64), xp.zeros(n, dtype=np.float64)
     if name == "greedy":
         mate, keys = suitor_mates(g)
         mw = weights_of_keys(g, keys).astype(np.float64)
         return mate.astype(np.int64), xp.where(mate >= 0, mw, 0.0)
-    mate = _graph_initial(g, initial)
+    # a two-sided start arrives as a checked mate array (two_sided.start_mates)
+    mate = given if given is not None else _graph_initial(g, initial)
     v = xp.flatnonzero(mate >= 0)
     found, at = find_edges(g.edges, v, mate[v], xp)
     if not bool(found.all()):
@@ -645,7 +665,8 @@ def _graph_initial(g: Graph, frame):
     return to_backend(mate, g.backend.xp)
 
 
-def _roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block):
+def _roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
+                 unmatched: str = "drop"):
     xp = g.backend.xp
     gpu = g.backend.name == "gpu"
     threads = _threads(threads_per_block, SPARSE_THREADS, False)
@@ -684,4 +705,6 @@ def _roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block):
     info.weight = float(mw.sum()) / 2.0
     w = g.edges.w
     out = np.float32 if w is None or w.dtype == np.float32 else np.float64
+    if g.bipartite:
+        return linked_pairs_of_mates(g.sides, mate, mw.astype(out), unmatched, xp), info
     return matching_frame(g.labels, g.frame_lib, mate, mw.astype(out)), info
