@@ -399,3 +399,97 @@ def test_roma_start_that_is_not_a_matching():
     with pytest.raises(ValueError, match="initial 'right_id': 1 vertex id"):
         cm.roma_matching(cand, S, D, W, bipartite=True,
                          initial=pd.DataFrame({S: [0, 1], D: [1, 1]}))
+
+
+# --------------------------------------------------------------------------
+# the Dask path
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, memory_limit="4GiB")
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def _objects(frame):
+    """String columns as objects with None for nulls (Dask keeps strings in its
+    own string dtype)."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or isinstance(out[column].dtype, pd.StringDtype):
+            out[column] = out[column].astype(object).where(out[column].notna(), None)
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=two_tables(max_side=8, max_edges=24), partitions=st.sampled_from([1, 2, 3]),
+       unmatched=st.sampled_from(UNMATCHED), b=st.sampled_from([0, 1, 2, (1, 2), "series"]),
+       floats=st.booleans())
+def test_dask_equals_the_single_machine_call(client, case, partitions, unmatched, b, floats):
+    import dask.dataframe as dd
+
+    frame, _ = case
+    if not len(frame):
+        return
+    if floats and frame[S].dtype.kind == "i":  # float ids on one side: the bit-pattern code
+        frame = frame.assign(**{S: frame[S] / 4.0 - 0.5})
+    dask_frame = dd.from_pandas(frame, npartitions=min(partitions, len(frame)), sort=False)
+    frame = dask_frame.compute()  # what the workers read (Dask's string dtype)
+    for function in GREEDY.values():
+        single = function(frame, S, D, W, backend="cpu", bipartite=True, unmatched=unmatched)
+        got = function(dask_frame, S, D, W, bipartite=True, unmatched=unmatched).compute()
+        pd.testing.assert_frame_equal(_objects(got), _objects(single))
+    if b == "series":
+        b = {"source": pd.Series(1, index=pd.Index(frame[S].unique())),
+             "destination": pd.Series(2, index=pd.Index(frame[D].unique()))}
+    single = cm.b_suitor_matching(frame, b, S, D, W, backend="cpu", bipartite=True)
+    got = cm.b_suitor_matching(dask_frame, b, S, D, W, bipartite=True).compute()
+    pd.testing.assert_frame_equal(_objects(got), _objects(single))
+
+
+def test_dask_colliding_keys_across_the_full_integer_range(client):
+    """Spans that do not fit one uint64 together: the string code."""
+    import dask.dataframe as dd
+
+    big = np.iinfo(np.int64)
+    frame = pd.DataFrame({S: np.array([big.min, 0, big.max, 0], dtype=np.int64),
+                          D: np.array([big.max, big.min, 0, 0], dtype=np.int64),
+                          W: [1.0, 2.0, 3.0, 3.0]})
+    dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
+    for unmatched in UNMATCHED:
+        single = cm.suitor_matching(frame, S, D, W, backend="cpu", bipartite=True,
+                                    unmatched=unmatched)
+        got = cm.suitor_matching(dask_frame, S, D, W, bipartite=True,
+                                 unmatched=unmatched).compute()
+        pd.testing.assert_frame_equal(got, single)
+
+
+def test_dask_bad_input_gives_the_single_machine_errors(client):
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({S: [0, 1, 2], D: ["a", "b", "c"], W: [1.0, np.nan, 2.0]})
+    dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.raises(ValueError, match=r"weight column 'score' has 1 null/NaN value\(s\); "
+                                         r"first is row 1 \(left_id=1, right_id='b'"):
+        cm.suitor_matching(dask_frame, S, D, W, bipartite=True)
+    frame[W] = 1.0
+    dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.raises(ValueError, match=r"b\['destination'\]: 1 id\(s\) are not vertices of "
+                                         r"the graph; first is 'z'"):
+        cm.b_suitor_matching(dask_frame, {"source": 1, "destination": pd.Series(
+            [1, 1, 1, 1], index=["a", "b", "c", "z"])}, S, D, W, bipartite=True)
+    with pytest.raises(ValueError, match=r"b\['source'\]: 1 vertex/vertices of the graph have "
+                                         r"no capacity; first is 2"):
+        cm.b_suitor_matching(dask_frame, {"source": pd.Series([1, 1], index=[0, 1]),
+                                          "destination": 1}, S, D, W, bipartite=True)
+    with pytest.raises(ValueError, match="not available for b_suitor_matching on a Dask"):
+        cm.b_suitor_matching(dask_frame, 1, S, D, W, bipartite=True, unmatched="left")
+    with pytest.raises(ValueError, match="backend='gpu' is not available for Dask inputs"):
+        cm.suitor_matching(dask_frame, S, D, W, bipartite=True, backend="gpu")

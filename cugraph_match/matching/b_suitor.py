@@ -104,10 +104,14 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
     if is_distributed_input(graph):
+        if bipartite:
+            from ..dask.bipartite import two_sided_dask
+
+            return two_sided_dask(graph, source, destination, weight, backend, return_stats,
+                                  unmatched, b, per_vertex=True)
         from ..dask.matching import b_matching_dask
 
-        return b_matching_dask(graph, b, source, destination, weight, backend, return_stats,
-                               bipartite=bipartite, unmatched=unmatched)
+        return b_matching_dask(graph, b, source, destination, weight, backend, return_stats)
     refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     cap = capacities(g, graph, b)

@@ -53,10 +53,14 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
     if is_distributed_input(graph):
+        if bipartite:
+            from ..dask.bipartite import two_sided_dask
+
+            return two_sided_dask(graph, source, destination, weight, backend, return_stats,
+                                  unmatched)
         from ..dask.matching import matching_dask
 
-        return matching_dask(graph, source, destination, weight, backend, return_stats,
-                             bipartite=bipartite, unmatched=unmatched)
+        return matching_dask(graph, source, destination, weight, backend, return_stats)
     refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     pref = g.preference_csr()

@@ -16,16 +16,13 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
-from ..structure.bipartite import NX_SIDE_ATTRIBUTE, SIDE_KEYS, Sides, per_side
+from ..structure.bipartite import B_FORMS, NX_SIDE_ATTRIBUTE, SIDE_KEYS, Sides, per_side
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, internal_ids, lacking_ids_error
 from ..structure.inputs import frame_library
 from ..structure.validation import (capacity_scalar, capacity_series, first_true, plain,
                                     require_unique_ids, require_vertex_frame)
 
-B_FORMS = ("an int for every vertex; a dict {'source': ..., 'destination': ...} or a pair "
-           "(source side, destination side), each an int, a Series indexed by that side's ids "
-           "or a vertex|b frame of that side; or, for a NetworkX graph, a node attribute name")
 
 
 def _side_view(g: Graph, which: str):

@@ -47,6 +47,10 @@ from .validation import (EMPTY_MESSAGE, _describe_position, edge_problems, first
 UNMATCHED = ("drop", "left", "right", "both")
 #: The keys of a per-side argument given as a dict (``vertices``, ``b``).
 SIDE_KEYS = ("source", "destination")
+#: What ``b`` (b-Suitor's capacities) may be for a two-sided graph, for messages.
+B_FORMS = ("an int for every vertex; a dict {'source': ..., 'destination': ...} or a pair "
+           "(source side, destination side), each an int, a Series indexed by that side's ids "
+           "or a vertex|b frame of that side; or, for a NetworkX graph, a node attribute name")
 #: The NetworkX node attribute naming a node's side (NetworkX's own convention).
 NX_SIDE_ATTRIBUTE = "bipartite"
 
