@@ -493,3 +493,25 @@ def test_dask_bad_input_gives_the_single_machine_errors(client):
         cm.b_suitor_matching(dask_frame, 1, S, D, W, bipartite=True, unmatched="left")
     with pytest.raises(ValueError, match="backend='gpu' is not available for Dask inputs"):
         cm.suitor_matching(dask_frame, S, D, W, bipartite=True, backend="gpu")
+
+
+# --------------------------------------------------------------------------
+# the GPU kernels in the simulator (NUMBA_ENABLE_CUDASIM=1, ci/test.sh step 2)
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.cudasim
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=two_tables(max_side=6, max_edges=14), unmatched=st.sampled_from(UNMATCHED))
+def test_gpu_backend_equals_the_cpu(case, unmatched):
+    frame, declared = case
+    for function, kwargs in ((cm.suitor_matching, {"unmatched": unmatched}),
+                             (cm.locally_dominant_matching, {"unmatched": unmatched}),
+                             (cm.b_suitor_matching, {"b": (2, 1)})):
+        graphs = [cm.Graph(frame, S, D, W, backend=backend, bipartite=True, vertices=declared)
+                  if declared is not None or len(frame) else None
+                  for backend in ("cpu", "gpu")]
+        if graphs[0] is None:
+            continue
+        pd.testing.assert_frame_equal(function(graphs[1], **kwargs),
+                                      function(graphs[0], **kwargs))

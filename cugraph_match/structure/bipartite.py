@@ -356,17 +356,6 @@ def _sparse_two_sided(matrix):
 
 
 # --------------------------------------------------------------------------
-# ids per side
-# --------------------------------------------------------------------------
-
-
-def side_frame(sides: Sides, which: str):
-    """A side's labels as a Series named ``vertex`` (for lookups that expect it)."""
-    labels = sides.left if which == "source" else sides.right
-    return labels.rename("vertex")
-
-
-# --------------------------------------------------------------------------
 # the result
 # --------------------------------------------------------------------------
 
