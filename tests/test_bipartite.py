@@ -333,6 +333,10 @@ def test_a_row_outside_its_declared_side():
         cm.Graph(cand, S, D, W, bipartite=True, vertices=(None, [0, None, 1]))
     with pytest.raises(ValueError, match="keys must be 'source' and/or 'destination'"):
         cm.Graph(cand, S, D, W, bipartite=True, vertices={"left": [0]})
+    with pytest.raises(TypeError, match=r"vertices\['source'\] must be the side's ids"):
+        cm.Graph(cand, S, D, W, bipartite=True, vertices=[0, 1])  # one-id-space style
+    with pytest.raises(TypeError, match="must be a dict"):
+        cm.Graph(cand, S, D, W, bipartite=True, vertices=[0, 1, 2])
 
 
 def test_nan_scores_and_the_usual_checks():

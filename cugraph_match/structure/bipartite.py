@@ -246,6 +246,9 @@ def _declared_ids(ids, frame_lib, side: str):
     """A side's declared vertex ids as a Series without nulls, or None."""
     if ids is None:
         return None
+    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+        raise TypeError(f"vertices[{side!r}] must be the side's ids (a list, an array or a "
+                        f"Series), got {type(ids).__name__}")
     if not hasattr(ids, "isna"):
         ids = frame_lib.Series(ids if hasattr(ids, "dtype") else list(ids))
     elif frame_lib is not pd and type(ids).__module__.startswith("pandas"):
