@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import pandas as pd
 
 import cugraph_match as cm
