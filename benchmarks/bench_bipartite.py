@@ -12,8 +12,10 @@ ids and float64, float32 or no weights:
 
 Weights: float32 uniform on (0, 1] from ``--seed`` (``rmat.uniform_weights``).
 
-For every input and variant (each timing the minimum of ``--repeat`` runs
-after an untimed warm-up; every call compiled on small frames first):
+For every input and variant (every call compiled on small frames first, then
+run once untimed; then ``--repeat`` rounds in which each call below runs once
+in turn, so that load from other jobs falls on all of them alike; the
+minimum over the rounds is reported):
 
 * **two-sided**: ``cm.suitor_matching(df, bipartite=True)`` and
   ``cm.locally_dominant_matching(df, bipartite=True)``, whole call from the
@@ -198,6 +200,28 @@ def rss_measure(spec, variant, call, timeout):
 # --------------------------------------------------------------------------
 
 
+def interleaved(fns: dict, repeat: int, warmup: int, keep=()):
+    """Each call ``warmup`` times untimed, then ``repeat`` rounds in which every
+    call runs once in turn: on a machine shared with other jobs, load that
+    comes and goes then falls on every call alike (the minimum over rounds is
+    reported).  Returns the times per key and the results of the keys in ``keep``."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    times = {key: [] for key in fns}
+    results = {}
+    for _ in range(repeat):
+        for key, fn in fns.items():
+            gc.collect()
+            t0 = time.perf_counter()
+            result = fn()
+            times[key].append(time.perf_counter() - t0)
+            if key in keep:
+                results[key] = result
+            del result
+    return times, results
+
+
 def same_pairs(two_sided, disjoint, offset) -> bool:
     """The two-sided linked pairs equal the disjoint call's left rows, shifted back."""
     d = disjoint[(disjoint["vertex"] < offset) & disjoint["mate"].notna()]
@@ -244,14 +268,13 @@ def main(argv=None) -> int:
             df = C.variant_frame(base, variant)
             disjoint, offset = shifted(df)
             rec = {"input_bytes": C.frame_bytes(df), "whole_call": {}}
-            results = {}
-            for (algorithm, kind), fn in calls(cm, df, disjoint).items():
-                C.log(f"{spec['name']} {variant} {algorithm} {kind}")
-                times, result = C.timed(fn, args.repeat, args.warmup)
+            C.log(f"{spec['name']} {variant} whole calls, interleaved")
+            timings, results = interleaved(calls(cm, df, disjoint), args.repeat, args.warmup,
+                                           keep={("suitor", "two_sided"),
+                                                 ("locally_dominant", "two_sided"),
+                                                 ("suitor", "disjoint")})
+            for (algorithm, kind), times in timings.items():
                 rec["whole_call"][f"{algorithm}/{kind}"] = C.timing(times)
-                if kind in ("two_sided", "disjoint"):
-                    results[(algorithm, kind)] = result
-                del result
             for algorithm in ("suitor", "locally_dominant"):
                 # both greedy matchings are the same unique matching
                 ok = same_pairs(results[(algorithm, "two_sided")],
@@ -293,8 +316,9 @@ def main(argv=None) -> int:
 def markdown(report) -> str:
     m = report["meta"]
     lines = [f"# Two-sided matching benchmark: {m['out_name']}", ""]
-    lines += C.meta_lines(m, f"min of {m['repeat']} runs after {m['args']['warmup']} untimed "
-                             f"run(s); every call compiled on small frames first")
+    lines += C.meta_lines(m, f"min of {m['repeat']} rounds, the calls of an input interleaved "
+                             f"(each runs once per round), after {m['args']['warmup']} untimed "
+                             f"run(s) each; every call compiled on small frames first")
     lines += ["", "Whole call: from the caller's pandas frame (int64 `src`/`dst` ids 0..N-1 on "
               "both sides, then float64, float32 or no `weight`) to the returned frame, "
               "`backend=\"cpu\"`. *two-sided*: `bipartite=True` (linked pairs). *same rows*: "
