@@ -10,6 +10,9 @@ only when a call is dispatched to it.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 _DECLINED = (
     "Declined: this is an exact algorithm (a maximum-weight matching) and "
     "cugraph_match has no exact method, only the greedy 1/2-approximation "
@@ -55,6 +58,27 @@ _FUNCTIONS = {
 }
 
 
+_FULL_MATCHING = (
+    "The exact assignment solver (``cugraph_match.assignment``) on the edges between "
+    "NetworkX's two node sets (``bipartite.sets``: ``top_nodes``, or the colour classes of "
+    "a connected graph), as a sparse edge list: no dense ``|U| x |V|`` matrix.  NetworkX's "
+    "errors (``AmbiguousSolution``, not bipartite, ``ValueError`` when no full matching "
+    "exists).  Among equally light full matchings the one returned may differ from SciPy's.  "
+    "Directed graphs, multigraphs and NaN/infinite weights are left to NetworkX."
+)
+
+
+def _has_assignment() -> bool:
+    """Whether the installed package has the exact assignment solver, found
+    without importing it (``find_spec`` of a top-level package only locates it)."""
+    try:
+        spec = importlib.util.find_spec("cugraph_match")
+    except (ImportError, ValueError):  # pragma: no cover - a broken installation
+        return False
+    locations = list(getattr(spec, "submodule_search_locations", None) or []) if spec else []
+    return any((Path(p) / "bipartite" / "assignment.py").is_file() for p in locations)
+
+
 def get_info() -> dict:
     """What NetworkX shows about this backend (``networkx.utils.backends.backend_info``).
 
@@ -70,12 +94,15 @@ def get_info() -> dict:
     >>> info["backend_name"], "maximal_matching" in info["functions"]
     ('cugraph_match', True)
     """
+    functions = dict(_FUNCTIONS)
+    if _has_assignment():  # registered only where cm.assignment exists
+        functions["minimum_weight_full_matching"] = _FULL_MATCHING
     return {
         "backend_name": "cugraph_match",
         "project": "cugraph_match",
         "package": "cugraph_match",
         "short_summary": "Matching and Louvain on the GPU (CuPy + numba.cuda) or the CPU (numba).",
-        "functions": {name: {"additional_docs": docs} for name, docs in _FUNCTIONS.items()},
+        "functions": {name: {"additional_docs": docs} for name, docs in functions.items()},
         # ``nx.config.backends.cugraph_match``, read on every call:
         # device: "auto" (the GPU when usable), "cpu" or "gpu";
         # threads: Numba's CPU threads, "auto" (one below a million edges) or a number.

@@ -38,6 +38,7 @@ NETWORKX_SUITE=(
     networkx.algorithms.community.tests.test_louvain
     networkx.algorithms.community.tests.test_quality
     networkx.algorithms.community.tests.test_utils
+    networkx.algorithms.bipartite.tests.test_matching
     # NetworkX algorithms that call the dispatched functions
     networkx.algorithms.approximation.tests.test_dominating_set
     networkx.algorithms.bipartite.tests.test_extendability

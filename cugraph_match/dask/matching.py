@@ -28,15 +28,20 @@ from .graph import DistributedGraph
 log = logging.getLogger("cugraph_match.dask")
 
 
-def as_distributed_graph(graph: Any, source: str = "src", destination: str = "dst",
-                         weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
-    """A :class:`DistributedGraph` of a Dask edge list (used as it is when it is one)."""
+def check_dask_backend(backend: str) -> None:
+    """Dask inputs run on the workers' CPU kernels: ``"auto"`` or ``"cpu"``."""
     if backend not in ("auto", "cpu", "gpu"):
         raise ValueError(f"backend must be 'auto', 'cpu' or 'gpu', got {backend!r}")
     if backend == "gpu":
         raise ValueError("backend='gpu' is not available for Dask inputs: every worker runs "
                          "the CPU superstep kernels on its part (cuDF partitions are read on "
                          "the device and moved to the host); use backend='auto' or 'cpu'")
+
+
+def as_distributed_graph(graph: Any, source: str = "src", destination: str = "dst",
+                         weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+    """A :class:`DistributedGraph` of a Dask edge list (used as it is when it is one)."""
+    check_dask_backend(backend)
     if isinstance(graph, DistributedGraph):
         given = {"source": (source, "src"), "destination": (destination, "dst"),
                  "weight": (weight, DEFAULT_WEIGHT)}

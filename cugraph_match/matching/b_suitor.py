@@ -10,6 +10,7 @@ import numpy as np
 from ..structure.backend import to_backend
 from ..structure.checks import (capacity_scalar, capacity_values, check_launch,
                                 node_attribute_values, require_vertex_frame)
+from ..structure.bipartite import check_bipartite_flag, check_unmatched, linked_pairs_frame
 from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from ..structure.output import pairs_frame
@@ -18,7 +19,8 @@ from ..structure.output import pairs_frame
 def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: str = "dst",
                       weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
                       threads_per_block: int = 128, heap_above: int = 32,
-                      return_stats: bool = False):
+                      return_stats: bool = False, *, bipartite: bool = False,
+                      unmatched: str = "drop"):
     """Greedy weighted b-matching computed by b-Suitor, on the GPU or the CPU.
 
     Every vertex v may be matched to at most ``b(v)`` neighbours.  Each
@@ -34,14 +36,19 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     ----------
     graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, taken as undirected, as in :func:`~cugraph_match.suitor_matching`.
-    b : int, Series, DataFrame or str
+    b : int, Series, DataFrame, str, dict or pair
         The capacity of every vertex: one non-negative int for all; a Series
         indexed by vertex id; a frame with columns ``vertex`` and ``b``; or,
         for a ``networkx.Graph``, the name of a node attribute.  Every vertex
         needs a capacity; ``b(v) = 0`` leaves v unmatched and ``b(v)`` at or
         above v's degree never binds.  Any integer dtype and size is accepted
         (uint64 up to 2**64 - 1, Python ints beyond it), and floats holding
-        integers; NaN, infinite, fractional or negative values raise.
+        integers; NaN, infinite, fractional or negative values raise.  With
+        ``bipartite=True``: one int for all, a node attribute name, or one
+        capacity per side, ``{"source": ..., "destination": ...}`` or a pair,
+        each an int, a Series indexed by that side's ids or a ``vertex | b``
+        frame of that side (a lone Series or frame is refused: the sides'
+        ids may be equal).
     source, destination : str
         Edge-list column names of the two endpoints (frames only).
     weight : str or None
@@ -58,13 +65,19 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     return_stats : bool
         Dask input only: also return the run's figures (supersteps, messages
         and bytes moved per superstep, the build's cut edges and bytes).
+    bipartite, unmatched
+        Two tables (two id spaces), as in
+        :func:`~cugraph_match.suitor_matching`.
 
     Returns
     -------
     DataFrame
         One row per matched edge, sorted: ``src`` and ``dst`` (``src`` the
         smaller id) and the edge's ``weight``.  cuDF when the input lives on
-        the GPU, else pandas.
+        the GPU, else pandas.  With ``bipartite=True`` the linked pairs,
+        named after ``source``, ``destination`` and ``weight``, sorted by
+        source then destination id (a record with several pairs has a row
+        for each); ``unmatched`` adds the records with none.
 
     Notes
     -----
@@ -87,18 +100,28 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
     if isinstance(heap_above, bool) or not isinstance(heap_above, numbers.Integral) \
             or heap_above < 0:
         raise ValueError(f"heap_above must be a non-negative int, got {heap_above!r}")
+    bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
+    unmatched = check_unmatched(unmatched, bipartite)
     if is_distributed_input(graph):
+        if bipartite:
+            from ..dask.bipartite import two_sided_dask
+
+            return two_sided_dask(graph, source, destination, weight, backend, return_stats,
+                                  unmatched, b, per_vertex=True)
         from ..dask.matching import b_matching_dask
 
         return b_matching_dask(graph, b, source, destination, weight, backend, return_stats)
     refuse_stats(return_stats)
-    g = as_graph(graph, source, destination, weight, backend)
+    g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     cap = capacities(g, graph, b)
     lo, hi, key = b_suitor_pairs(g, cap, threads_per_block=threads_per_block,
                                  heap_above=heap_above)
     pref = g.preference_csr()
-    return pairs_frame(g.labels, g.frame_lib, lo, hi,
-                       pref.weights(key.astype(np.int64), g.backend.xp))
+    weights = pref.weights(key.astype(np.int64), g.backend.xp)
+    if g.bipartite:  # lo is the left end, hi the right one (every right id is larger)
+        return linked_pairs_frame(g.sides, lo, hi - g.sides.n_left, weights, unmatched,
+                                  xp=g.backend.xp)
+    return pairs_frame(g.labels, g.frame_lib, lo, hi, weights)
 
 
 def b_suitor_pairs(graph: Graph, cap, threads_per_block: int = 128, eager: bool = True,
@@ -135,6 +158,10 @@ def capacities(pg: Graph, graph: Any, b: Any):
     """
     xp = pg.backend.xp
     n = pg.num_vertices
+    if pg.bipartite:
+        from .two_sided import side_capacities
+
+        return side_capacities(pg, graph, b)
     if isinstance(b, (bool, np.bool_)):
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {b!r}")

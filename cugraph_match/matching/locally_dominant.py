@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..structure.checks import check_launch
+from ..structure.bipartite import check_bipartite_flag, check_unmatched
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
 from .mates import mates_frame
@@ -12,7 +13,8 @@ from .mates import mates_frame
 
 def locally_dominant_matching(graph: Any, source: str = "src", destination: str = "dst",
                               weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                              threads_per_block: int = 128, return_stats: bool = False):
+                              threads_per_block: int = 128, return_stats: bool = False, *,
+                              bipartite: bool = False, unmatched: str = "drop"):
     """Greedy weighted matching computed in bulk-synchronous locally-dominant rounds.
 
     Every unmatched vertex points at its heaviest unmatched neighbour; mutual
@@ -30,11 +32,14 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     return_stats : bool
         Dask input only: also return the run's figures (supersteps, messages
         and bytes moved per superstep, the build's cut edges and bytes).
+    bipartite, unmatched
+        Two tables (two id spaces), as in :func:`suitor_matching`.
 
     Returns
     -------
     DataFrame
-        ``vertex | mate | weight``, as in :func:`suitor_matching`.
+        ``vertex | mate | weight``, as in :func:`suitor_matching`; with
+        ``bipartite=True`` the linked pairs.
 
     Examples
     --------
@@ -45,12 +50,19 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     ['b', 'a', 'd', 'c']
     """
     check_launch(threads_per_block, whole_warps=True)
+    bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
+    unmatched = check_unmatched(unmatched, bipartite)
     if is_distributed_input(graph):
+        if bipartite:
+            from ..dask.bipartite import two_sided_dask
+
+            return two_sided_dask(graph, source, destination, weight, backend, return_stats,
+                                  unmatched)
         from ..dask.matching import matching_dask
 
         return matching_dask(graph, source, destination, weight, backend, return_stats)
     refuse_stats(return_stats)
-    g = as_graph(graph, source, destination, weight, backend)
+    g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     pref = g.preference_csr()
     # Rows arrive in preference order, so the kernels need no weight keys.
     if g.backend.name == "gpu":
@@ -62,4 +74,4 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
         from .locally_dominant_cpu import locally_dominant_mates
 
         mate, _ = locally_dominant_mates(pref.offsets, pref.indices)
-    return mates_frame(g, mate)
+    return mates_frame(g, mate, unmatched=unmatched)

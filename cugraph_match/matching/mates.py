@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..structure.bipartite import linked_pairs_of_mates
 from ..structure.graph import Graph
 from ..structure.output import matching_frame
 
@@ -95,9 +96,13 @@ def weights_of_keys(graph: Graph, keys):
     return graph.preference_csr().weights(keys.astype(np.int64), xp)
 
 
-def mates_frame(graph: Graph, mate, weight=None):
+def mates_frame(graph: Graph, mate, weight=None, unmatched: str = "drop"):
     """The ``vertex | mate | weight`` frame of a ``mate`` array (-1 unmatched);
-    ``weight`` per vertex when known, else looked up (:func:`mate_weights`)."""
+    ``weight`` per vertex when known, else looked up (:func:`mate_weights`).
+    A two-sided graph gives its linked pairs instead (``unmatched`` as
+    :func:`~cugraph_match.structure.bipartite.linked_pairs_frame` says)."""
     if weight is None:
         weight = mate_weights(graph, mate)
+    if graph.bipartite:
+        return linked_pairs_of_mates(graph.sides, mate, weight, unmatched, graph.backend.xp)
     return matching_frame(graph.labels, graph.frame_lib, mate, weight)

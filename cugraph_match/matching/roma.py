@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..structure.bipartite import check_bipartite_flag, check_unmatched
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
 from .roma_common import RomaInfo
@@ -27,7 +28,7 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
                   weight: str | None = DEFAULT_WEIGHT, *, points: Any = None,
                   initial: Any = None, phases: int = 8, threshold: float = 1e-5,
                   seed: int = 0, backend: str = "auto", threads_per_block: int | None = None,
-                  return_info: bool = False):
+                  return_info: bool = False, bipartite: bool = False, unmatched: str = "drop"):
     """A heavier matching than greedy, by ROMA local search (expected 2/3 − ε).
 
     Starting from ``initial``, each phase visits every vertex v (on the CPU in
@@ -102,6 +103,12 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         of work, never the validity.
     return_info : bool
         Also return a :class:`RomaInfo` (flips, times and weights per phase).
+    bipartite, unmatched
+        Two tables (graphs only, not matrices or points), as in
+        :func:`~cugraph_match.suitor_matching`: the result is the linked
+        pairs, and ``initial`` may be a linked-pairs frame (columns named
+        like ``source`` / ``destination``; rows with a null end are skipped).
+        Every augmentation stays between the sides, since every edge does.
 
     Returns
     -------
@@ -142,7 +149,12 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     ([2, 3, 0, 1], 10.0, 2.0, True)
     """
     _check_scalars(phases, threshold, seed, return_info)
+    bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
+    unmatched = check_unmatched(unmatched, bipartite)
     complete = points is not None or _is_dense_array(graph)
+    if complete and bipartite:
+        raise ValueError("bipartite=True takes a two-sided edge list (or a cm.Graph, NetworkX "
+                         "graph or biadjacency sparse matrix), not a weight matrix or points")
     if complete:
         if points is not None and graph is not None:
             raise ValueError("give either graph (a weight matrix or edges) or points, not both")
@@ -158,9 +170,14 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         if graph is None:
             raise ValueError("no graph given: pass edges, a cm.Graph, a weight matrix or points=")
         check_integer_edge_weights(graph, weight)
-        g = as_graph(graph, source, destination, weight, backend)
+        g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
         check_integer_graph_weights(g)
-        frame, info = roma_sparse(g, initial, phases, threshold, seed, threads_per_block)
+        if g.bipartite:
+            from .two_sided import start_mates
+
+            initial = start_mates(g, initial)
+        frame, info = roma_sparse(g, initial, phases, threshold, seed, threads_per_block,
+                                  unmatched)
     return (frame, info) if return_info else frame
 
 

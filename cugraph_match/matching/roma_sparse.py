@@ -14,6 +14,7 @@ from ..structure.checks import plain, require_unique_ids
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, internal_ids
 from ..structure.inputs import frame_library
+from ..structure.bipartite import linked_pairs_of_mates
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
 from .roma_common import RomaInfo, launch_threads, phase_orders, require_symmetric, run_phases, \
@@ -60,12 +61,13 @@ def check_integer_graph_weights(g: Graph) -> None:
         e = int(to_backend(xp.flatnonzero(bad)[:1], np)[0])
         lo = int(to_backend(g.edges.lo[e:e + 1], np)[0])
         hi = int(to_backend(g.edges.hi[e:e + 1], np)[0])
-        labels = g.labels
         value = plain(to_backend(w[e:e + 1], np)[0])
+        ends = (f"{g.sides.describe(lo)}, {g.sides.describe(hi)}" if g.bipartite else
+                f"{plain(g.labels.iloc[lo])!r}, {plain(g.labels.iloc[hi])!r}")
         raise ValueError(f"weight: {count} integer edge weight(s) above 2**53 in magnitude, "
                          f"which float64 (the gains' type) cannot hold exactly; first is edge "
-                         f"({plain(labels.iloc[lo])!r}, {plain(labels.iloc[hi])!r}) = "
-                         f"{value!r}; convert the weights to float or scale them down")
+                         f"({ends}) = {value!r}; convert the weights to float or scale them "
+                         f"down")
 
 
 def _sparse_start(g: Graph, initial):
@@ -75,14 +77,16 @@ def _sparse_start(g: Graph, initial):
 
     xp = g.backend.xp
     n = g.num_vertices
-    name = start_name(initial, SPARSE_STARTS, "greedy")
+    given = initial if not isinstance(initial, (str, type(None))) and g.bipartite else None
+    name = None if given is not None else start_name(initial, SPARSE_STARTS, "greedy")
     if name == "empty":
         return xp.full(n, -1, dtype=np.int64), xp.zeros(n, dtype=np.float64)
     if name == "greedy":
         mate, keys = suitor_mates(g)
         mw = weights_of_keys(g, keys).astype(np.float64)
         return mate.astype(np.int64), xp.where(mate >= 0, mw, 0.0)
-    mate = _graph_initial(g, initial)
+    # a two-sided start arrives as a checked mate array (two_sided.start_mates)
+    mate = given if given is not None else _graph_initial(g, initial)
     v = xp.flatnonzero(mate >= 0)
     found, at = find_edges(g.edges, v, mate[v], xp)
     if not bool(found.all()):
@@ -117,7 +121,8 @@ def _graph_initial(g: Graph, frame):
     return to_backend(mate, g.backend.xp)
 
 
-def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block):
+def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
+                unmatched: str = "drop"):
     xp = g.backend.xp
     gpu = g.backend.name == "gpu"
     threads = launch_threads(threads_per_block, SPARSE_THREADS, False)
@@ -156,4 +161,6 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block):
     info.weight = float(mw.sum()) / 2.0
     w = g.edges.w
     out = np.float32 if w is None or w.dtype == np.float32 else np.float64
+    if g.bipartite:
+        return linked_pairs_of_mates(g.sides, mate, mw.astype(out), unmatched, xp), info
     return matching_frame(g.labels, g.frame_lib, mate, mw.astype(out)), info

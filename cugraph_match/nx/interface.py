@@ -16,6 +16,7 @@ import math
 import numbers
 from contextlib import contextmanager
 
+from . import bipartite as _bipartite
 from . import community as _community
 from . import matching as _matching
 from .config import config_value, device as configured_device
@@ -153,6 +154,19 @@ def _number_of_edges(G) -> int:
         return 0
 
 
+def _full_matching_reason(G, weight) -> str | bool:
+    """Why ``minimum_weight_full_matching`` is left to NetworkX, or True."""
+    if _bipartite.solver() is None:
+        return "minimum_weight_full_matching needs cm.assignment, which this build lacks"
+    if G is not None and (G.is_directed() or G.is_multigraph()):
+        return ("minimum_weight_full_matching on a directed graph or multigraph: NetworkX's "
+                "biadjacency matrix keeps arcs by direction or one parallel edge of several, "
+                "which is NetworkX's to define")
+    if G is not None and len(G) == 0:
+        return "minimum_weight_full_matching on the null graph: NetworkX raises"
+    return _weight_reason(weight) or True
+
+
 class BackendInterface:
     """NetworkX's view of the backend (see :mod:`cugraph_match.nx`).
 
@@ -217,6 +231,8 @@ class BackendInterface:
             return _matching.MULTIGRAPH_MAXIMALITY
         if name in MATCHING_FUNCTIONS and G is not None and _has_nan_node(G):
             return NAN_NODE
+        if name == "minimum_weight_full_matching":
+            return _full_matching_reason(G, _argument("weight", 2, args, kwargs, "weight"))
         if name in ("louvain_communities", "louvain_partitions"):
             if G is not None and G.is_directed():
                 return (f"{name} on a directed graph optimises directed modularity (Dugué & "
@@ -302,6 +318,10 @@ class BackendInterface:
             levels = _community.louvain_partitions(G, weight, resolution, threshold, seed,
                                                    device=configured_device())
         return _steps_with(lambda: _cpu_threads(G), levels)
+
+    @staticmethod
+    def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
+        return _bipartite.minimum_weight_full_matching(G, top_nodes, weight, device=configured_device())
 
     modularity = staticmethod(_community.modularity)
     partition_quality = staticmethod(_community.partition_quality)

@@ -10,6 +10,8 @@ import numpy as np
 
 from .backend import Backend, resolve_backend, to_backend
 from .checks import first_true, plain
+from .bipartite import (Sides, check_bipartite_flag, linked_pairs_frame, one_id_space,
+                        read_two_sided)
 from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
 from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_graph
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
@@ -54,7 +56,19 @@ class Graph:
         More vertex ids, for vertices an edge list cannot hold: those with no
         edge (as :func:`~cugraph_match.datasets.read_graph` returns them,
         say).  Ids already on an edge may be repeated here; every function
-        then gives each of them an output row.
+        then gives each of them an output row.  With ``bipartite=True``, each
+        side's complete vertex set: ``{"source": ids, "destination": ids}``
+        or a pair (either may be None); a row whose id is not on its
+        declared side is refused.
+    bipartite : bool
+        Two id spaces (two tables): ``source`` ids and ``destination`` ids
+        are separate vertex sets even where their values are equal, and
+        every row is an edge from one side to the other.  A NetworkX graph's
+        sides come from its ``bipartite`` node attribute (0 / 1), a sparse
+        matrix is a biadjacency matrix (rows: source side, columns:
+        destination side).  Such a graph is taken by the matchings (which
+        then return linked pairs, see :func:`~cugraph_match.suitor_matching`)
+        and refused by the one-id-space functions (Louvain, coarsening, ...).
 
     Raises
     ------
@@ -85,8 +99,12 @@ class Graph:
 
     def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
                  weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
-                 vertices: Any = None):
+                 vertices: Any = None, bipartite: bool = False):
         be = resolve_backend(backend)
+        self._sides = None
+        if check_bipartite_flag(bipartite):
+            self._build_two_sided(edges, source, destination, weight, be, vertices)
+            return
         data = read_input(edges, source, destination, weight)
         extra = _extra_vertices(vertices, data.frame_lib)
         # vertices without edges make a graph that is not empty
@@ -113,14 +131,32 @@ class Graph:
         self._directed_input = is_directed_input(edges)
         self._cache: dict = {}
 
+    def _build_two_sided(self, edges, source, destination, weight, be: Backend,
+                         vertices) -> None:
+        """Two id spaces: each side renumbered on its own, the right side's
+        internal ids after every left id (``structure.bipartite``)."""
+        two = read_two_sided(edges, source, destination, weight, be.xp, vertices)
+        u, v, n = one_id_space(two, be.xp)
+        if n > MAX_VERTICES:
+            raise ValueError(f"at most {MAX_VERTICES} vertices are supported, got {n}")
+        w = weight_values(two.weight, be.xp) if two.weighted else None
+        self._edges = undirected_edges(u, v, w, n, be.xp)
+        self._backend, self._frame_lib = be, two.sides.frame_lib
+        self._labels, self._sides = None, two.sides
+        self._weighted = two.weighted
+        self._directed_input = False  # a row is an edge between the sides, whatever G's kind
+        self._cache = {}
+
     @classmethod
     def _from_parts(cls, backend: Backend, frame_lib, labels, edges: UndirectedEdges,
-                    weighted: bool, directed_input: bool = False) -> Graph:
+                    weighted: bool, directed_input: bool = False,
+                    sides: Sides | None = None) -> Graph:
         """A Graph over already-prepared parts (internal levels, backend moves)."""
         graph = cls.__new__(cls)
         graph._backend, graph._frame_lib, graph._labels = backend, frame_lib, labels
         graph._edges, graph._weighted = edges, weighted
         graph._directed_input = directed_input
+        graph._sides = sides
         graph._cache = {}
         return graph
 
@@ -152,7 +188,20 @@ class Graph:
     @property
     def labels(self):
         """The caller's vertex ids in internal order (sorted), as a Series named ``vertex``."""
+        if self._sides is not None:
+            raise ValueError("this cm.Graph has two id spaces (bipartite=True): its vertex ids "
+                             "are per side, in .sides")
         return self._labels
+
+    @property
+    def bipartite(self) -> bool:
+        """True for two id spaces (built with ``bipartite=True``)."""
+        return self._sides is not None
+
+    @property
+    def sides(self) -> Sides | None:
+        """The two sides' ids and result column names (``bipartite=True``), else None."""
+        return self._sides
 
     @property
     def edges(self) -> UndirectedEdges:
@@ -165,16 +214,24 @@ class Graph:
 
     def __repr__(self) -> str:
         kind = "weighted" if self._weighted else "unweighted"
+        if self._sides is not None:
+            return (f"Graph({self._sides.n_left} + {self._sides.n_right} vertices (bipartite), "
+                    f"{self.num_edges} edges, {kind}, backend={self._backend.name!r})")
         return (f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}, "
                 f"backend={self._backend.name!r})")
 
     def view_edge_list(self):
         """The edges as a ``src | dst | weight`` frame in the caller's ids
-        (``src`` the smaller id; each undirected edge once; no self-loops)."""
+        (``src`` the smaller id; each undirected edge once; no self-loops);
+        for a two-sided graph ``<source> | <destination> | <weight>`` sorted
+        by source id."""
         from .output import pairs_frame
 
         e = self._edges
         w = e.w if e.w is not None else self._backend.xp.ones(e.num_edges, dtype=np.float32)
+        if self._sides is not None:
+            return linked_pairs_frame(self._sides, e.lo, e.hi - self._sides.n_left, w,
+                                      xp=self._backend.xp)
         return pairs_frame(self._labels, self._frame_lib, e.lo, e.hi, w)
 
     # -- what the algorithms read (built on first use, then kept) -----------
@@ -217,7 +274,7 @@ class Graph:
                                 None if e.w is None else to_backend(e.w, xp),
                                 None if e.loop is None else to_backend(e.loop, xp))
         return Graph._from_parts(be, self._frame_lib, self._labels, moved, self._weighted,
-                                 self._directed_input)
+                                 self._directed_input, self._sides)
 
 
 def _extra_vertices(vertices, frame_lib):
@@ -258,14 +315,24 @@ def weight_values(column, xp):
 
 
 def as_graph(graph: Any, source: str = "src", destination: str = "dst",
-             weight: str | None = DEFAULT_WEIGHT, backend: str = "auto") -> Graph:
+             weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+             bipartite: bool = False) -> Graph:
     """The :class:`Graph` of any supported input; a Graph is used as it is.
 
     A Graph's columns were chosen when it was built, so column arguments that
     differ from their defaults are refused rather than ignored; a backend
-    other than ``"auto"`` moves the graph there.
+    other than ``"auto"`` moves the graph there.  ``bipartite`` says whether
+    the caller reads two id spaces: a Graph of the other kind is refused.
     """
     if isinstance(graph, Graph):
+        if graph.bipartite != bipartite:
+            raise ValueError(
+                "this cm.Graph has two id spaces (built with bipartite=True); only the "
+                "matchings take it (suitor_matching, locally_dominant_matching, "
+                "b_suitor_matching, roma_matching): build a one-id-space cm.Graph for this "
+                "function" if graph.bipartite else
+                "bipartite=True needs two id spaces, and this cm.Graph has one: build it "
+                "with cm.Graph(..., bipartite=True)")
         given = {"source": (source, "src"), "destination": (destination, "dst"),
                  "weight": (weight, DEFAULT_WEIGHT)}
         changed = [name for name, (value, default) in given.items() if value != default]
@@ -273,7 +340,7 @@ def as_graph(graph: Any, source: str = "src", destination: str = "dst",
             raise ValueError(f"{', '.join(changed)} cannot be set for a cm.Graph: its columns "
                              f"were chosen when it was built")
         return graph if backend == "auto" else graph.on(backend)
-    return Graph(graph, source, destination, weight, backend)
+    return Graph(graph, source, destination, weight, backend, bipartite=bipartite)
 
 
 def internal_ids(graph: Graph, ids, what: str):
