@@ -380,19 +380,21 @@ def auction_prices(indptr, indices, cost, nr, v, col4row, row4col, eps_start, ep
 
 
 @njit(cache=True, nogil=True)
-def exact_state(indptr, indices, cost, nr, v, col4row, row4col, match_cost):
+def exact_state(indptr, indices, cost, nr, v, col4row, row4col, match_cost, mode):
     """Turn a warm start into the exact phases' invariants: keep a row's column
     only when it is exactly its cheapest (reduced cost equal to the row's
-    minimum, so ``u`` and every reduced cost are exact), free the others.
-    Returns the free rows (ascending) and their count."""
+    minimum, the private option's 0 included in ``DUMMY_EXIT`` mode, so ``u``
+    and every reduced cost are exact), free the others.  Returns the free rows
+    (ascending) and their count."""
     free_rows = np.empty(nr, dtype=np.int64)
     n_free = 0
+    zero = np.zeros(1, dtype=cost.dtype)[0]
     for i in range(nr):
         j = col4row[i]
         if j >= 0:
-            best = v[0] * 0
+            best = zero
             own = best
-            first = True
+            first = mode != DUMMY_EXIT
             for t in range(indptr[i], indptr[i + 1]):
                 val = cost[t] - v[indices[t]]
                 if first or val < best:
@@ -666,7 +668,7 @@ def solve_sparse(indptr, indices, cost, nr: int, nc: int, mode: int, inf, warm_s
             else:
                 v = np.rint(vf).astype(np.int64)
             free_rows, n_free = exact_state(indptr, indices, cost, nr, v, col4row, row4col,
-                                            match_cost)
+                                            match_cost, mode)
         else:
             column_reduction(indptr, indices, cost, nr, nc, v, col4row, row4col, match_cost, inf)
             free_rows = np.flatnonzero(col4row == FREE).astype(np.int64)
