@@ -36,8 +36,9 @@ LOG = logging.getLogger("cugraph_match")
 
 SOURCE, DESTINATION, WEIGHT = "src", "dst", "weight"
 # Integer costs are solved exactly in int64.  Potentials and path lengths stay
-# within about 2 * (rows + 1) * spread of the costs, so the spread may be at
-# most 2**60 / (rows + 1); beyond it the call is refused (never wrapped).
+# within a few (records + 1) * spread of the costs (a shortest path has at
+# most 2 * records edges), so the spread may be at most 2**60 / (records + 1),
+# records counted on both sides; beyond it the call is refused (never wrapped).
 INTEGER_LIMIT = 2**60
 INT_INF = np.int64(2**62)  # larger than any path length under that limit
 
@@ -79,9 +80,9 @@ def _integer_costs(values: np.ndarray, maximize: bool, shift: bool, rows: int, w
     if (rows + 1) * spread > INTEGER_LIMIT:
         raise ValueError(
             f"{what}: integer weights spanning {spread} (from {low} to {high}) with {rows} "
-            f"records on the side assigned one by one exceed the exact-arithmetic limit: "
-            f"(records + 1) * spread must be at most 2**60 = {INTEGER_LIMIT}; give float "
-            f"weights (solved in float64) or a narrower range")
+            f"records exceed the exact-arithmetic limit: (records + 1) * spread must be at "
+            f"most 2**60 = {INTEGER_LIMIT}; give float weights (solved in float64) or a "
+            f"narrower range")
     if values.dtype.kind == "u":
         # uint64 above 2**63: shift in unsigned arithmetic, then the small
         # difference fits int64
@@ -148,7 +149,7 @@ def _dense_costs(matrix: np.ndarray, maximize: bool):
         values = matrix.reshape(-1)
         if kind == "b":
             values = values.astype(np.int64)
-        costs = _integer_costs(values, maximize, True, min(nr, nc),
+        costs = _integer_costs(values, maximize, True, nr + nc,
                                "cost matrix").reshape(matrix.shape)
         inf = INT_INF
     if transposed:
@@ -314,6 +315,19 @@ def _edge_costs(weights: np.ndarray | None, m: int, mode: int, maximize: bool, r
     return _integer_costs(weights, maximize, mode != K.DUMMY_EXIT, rows, what), keep, INT_INF
 
 
+def _solve(rows, cols, costs, nr, nc, mode, inf, backend):
+    """(positions of the chosen input rows, bad row) on one backend."""
+    if backend.name == "gpu":
+        from .assignment_gpu import solve_pairs_gpu
+
+        return solve_pairs_gpu(rows, cols, costs, nr, nc, mode, inf, backend)
+    indptr, indices, csr_cost, origin = K.rows_from_pairs(rows, cols, costs, nr, nc)
+    col4row, bad = K.solve_sparse(indptr, indices, csr_cost, nr, nc, mode, inf)
+    if bad >= 0:
+        return None, bad
+    return K.chosen_origins(indptr, indices, origin, col4row), -1
+
+
 def _solve_pairs(left, right, costs, n_left: int, n_right: int, mode: int, inf, backend):
     """Solve on internal ids.  Returns ``(positions, bad, swap)``: the chosen
     input rows (positions into ``left``/``right``) ordered by left id, or
@@ -322,14 +336,7 @@ def _solve_pairs(left, right, costs, n_left: int, n_right: int, mode: int, inf, 
     swap = n_left > n_right  # the smaller side is processed row by row
     rows, cols = (right, left) if swap else (left, right)
     nr, nc = (n_right, n_left) if swap else (n_left, n_right)
-    if backend.name == "gpu":
-        from .assignment_gpu import solve_pairs_gpu
-
-        positions, bad = solve_pairs_gpu(rows, cols, costs, nr, nc, mode, inf, backend)
-    else:
-        indptr, indices, csr_cost, origin = K.rows_from_pairs(rows, cols, costs, nr, nc)
-        col4row, bad = K.solve_sparse(indptr, indices, csr_cost, nr, nc, mode, inf)
-        positions = None if bad >= 0 else K.chosen_origins(indptr, indices, origin, col4row)
+    positions, bad = _solve(rows, cols, costs, nr, nc, mode, inf, backend)
     if bad >= 0:
         return None, int(bad), swap
     order = np.argsort(left[positions], kind="stable")
@@ -367,7 +374,7 @@ def _edge_list_assignment(frame, source, destination, weight, maximize, perfect,
     n_left, n_right = len(cand.left_labels), len(cand.right_labels)
     mode = _mode(maximize, perfect)
     costs, keep, inf = _edge_costs(cand.weights, cand.left.shape[0], mode, maximize,
-                                   min(n_left, n_right), f"weight column {cand.columns[2]!r}")
+                                   n_left + n_right, f"weight column {cand.columns[2]!r}")
     left, right = cand.left, cand.right
     if keep is not None:
         left, right = left[keep], right[keep]
@@ -401,7 +408,7 @@ def _sparse_matrix_assignment(matrix, maximize, perfect, backend):
     mode = _mode(maximize, perfect)
     rows = np.asarray(coo.row, dtype=np.int64)
     cols = np.asarray(coo.col, dtype=np.int64)
-    costs, keep, inf = _edge_costs(data, rows.shape[0], mode, maximize, min(nr, nc),
+    costs, keep, inf = _edge_costs(data, rows.shape[0], mode, maximize, nr + nc,
                                    "sparse cost matrix")
     if keep is not None:
         rows, cols = rows[keep], cols[keep]
@@ -488,8 +495,10 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
       any size would return the empty matching for non-negative costs.
 
     Exactness: integer weights are solved in int64 and the optimum is exact;
-    weights spanning more than ``2**60 / (n + 1)`` (``n`` the smaller side)
-    are refused with a ``ValueError``.  Float weights are solved in float64
+    weights spanning more than ``2**60 / (n + 1)`` (``n`` the number of
+    records, both sides) are refused with a ``ValueError`` (for a constant
+    shift changes no optimum, except when maximising with unmatched records
+    allowed, the span counts from the lowest weight, else from 0).  Float weights are solved in float64
     (scaled by a power of two, exactly) with the same arithmetic as SciPy's
     solvers: the result is optimal up to rounding, about ``n`` units in the
     last place of the largest weight.  When several assignments are optimal,
