@@ -180,6 +180,9 @@ def main(argv=None) -> int:
                    help="seconds SciPy gets on the large instance (in a child process)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-name", default=None)
+    p.add_argument("--append", action="store_true",
+                   help="keep the sections of an existing result file of that name that "
+                        "this run does not measure (to split the run into commands)")
     p.add_argument("--scipy-worker", default=None, help=argparse.SUPPRESS)
     p.add_argument("--rss-worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -205,9 +208,9 @@ def main(argv=None) -> int:
             wall, cpu, result = clock(lambda: cm.assignment(frame, perfect=True, backend="cpu"),
                                       args.repeat)
             ours = float(result["weight"].astype(np.float64).sum())
-            wall_mc, cpu_mc, result_mc = clock(lambda: cm.assignment(frame, backend="cpu"), 1)
-            wall_mw, cpu_mw, result_mw = clock(
-                lambda: cm.assignment(frame, maximize=True, backend="cpu"), 1)
+            wall_mc, cpu_mc, result_mc = clock_once(lambda: cm.assignment(frame, backend="cpu"))
+            wall_mw, cpu_mw, result_mw = clock_once(
+                lambda: cm.assignment(frame, maximize=True, backend="cpu"))
             k_wall, k_cpu = kernel_only(frame, n)
             s_wall, s_cpu, scipy_value = clock_once(lambda: scipy_sparse(frame, n))
             rec = {"n": n, "pairs": len(frame), "weights": kind, "ours_wall_s": wall,
@@ -274,10 +277,19 @@ def main(argv=None) -> int:
         "versions": {d: version_of(d) for d in ("numpy", "pandas", "numba", "scipy", "lap")},
         "repeat": args.repeat, "total_wall_s": time.perf_counter() - started,
     }
-    report = {"meta": meta, **records}
-    text = markdown(report)
     out = args.out_name or f"assignment_cpu_{meta['date']}"
     RESULTS_DIR.mkdir(exist_ok=True)
+    report = {"meta": meta, **records}
+    previous = RESULTS_DIR / f"{out}.json"
+    if args.append and previous.exists():
+        old = json.loads(previous.read_text())
+        for section in records:
+            if not records[section]:
+                report[section] = old.get(section, [])
+        report["meta"] = {**meta, "earlier_runs": old["meta"].get("earlier_runs", [])
+                          + [{k: old["meta"][k] for k in ("command", "run_at_utc", "machine",
+                                                         "total_wall_s")}]}
+    text = markdown(report)
     (RESULTS_DIR / f"{out}.json").write_text(json.dumps(report, indent=1) + "\n")
     (RESULTS_DIR / f"{out}.md").write_text(text)
     print(text)
@@ -299,6 +311,9 @@ def markdown(report: dict) -> str:
              + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v),
              f"- timing: best of {m['repeat']} after a warm-up (ours, lap); SciPy once; the "
              f"whole run took {m['total_wall_s']:.0f} s",
+             *[f"- also: `{e['command']}` (run at {e['run_at_utc']}, load "
+               f"{e['machine']['loadavg_at_start']} to {e['machine']['loadavg_at_end']}, "
+               f"{e['total_wall_s']:.0f} s)" for e in m.get("earlier_runs", [])],
              "- GPU: none on this machine; the GPU kernels ran only in Numba's simulator", "",
              "## Sparse candidates, perfect assignment (`perfect=True`, minimise)", "",
              "Whole call from the pandas frame; SciPy's `min_weight_full_bipartite_matching` "
