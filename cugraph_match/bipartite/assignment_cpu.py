@@ -643,7 +643,10 @@ def solve_sparse(indptr, indices, cost, nr: int, nc: int, mode: int, inf, warm_s
     ``bad_row >= 0`` names a row no perfect assignment can serve (``PERFECT``).
 
     Square ``PERFECT`` problems start from an ε-scaling auction: its prices,
-    then only the rows at an exact minimum kept.  The others start from zero
+    then only the rows at an exact minimum kept.  A square ``MAX_CARDINALITY``
+    problem is first tried as a perfect one (the same answer when a perfect
+    matching exists; when none does, the failed try costs at most the
+    auction's bid budget and one search).  The others start from zero
     potentials, which they need: a free column must keep the largest
     potential, and auction prices carried across ε phases break that (the
     rows the conversion frees leave priced columns free; lifting those to 0
@@ -652,12 +655,20 @@ def solve_sparse(indptr, indices, cost, nr: int, nc: int, mode: int, inf, warm_s
     0.07-0.54 s, measured).  Then JV's augmenting row reduction and the
     shortest augmenting paths, which alone decide exactness.
     """
+    m = int(indices.shape[0])
+    square = nr == nc
+    if mode == MAX_CARDINALITY and square and warm_start and m > 0 \
+            and np.diff(indptr).min() > 0 and np.bincount(indices, minlength=nc).min() > 0:
+        # when a perfect matching exists, the matchings of maximum cardinality
+        # are the perfect ones: try the (warm-started) perfect problem first
+        col4row, bad = solve_sparse(indptr, indices, cost, nr, nc, PERFECT, inf, True,
+                                    arr_passes)
+        if bad < 0:
+            return col4row, bad
     v = np.zeros(nc, dtype=cost.dtype)
     col4row = np.full(nr, FREE, dtype=np.int64)
     row4col = np.full(nc, FREE, dtype=np.int64)
     match_cost = np.zeros(nr, dtype=cost.dtype)
-    m = int(indices.shape[0])
-    square = nr == nc
     if mode == PERFECT and nr > 0 and m > 0 and np.diff(indptr).min() == 0:
         return col4row, int(np.argmin(np.diff(indptr)))
     if mode == PERFECT and square and nr > 0 and m > 0 and not warm_start:
