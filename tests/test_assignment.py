@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching
@@ -422,7 +422,6 @@ def test_square_warm_start_and_sparse_scipy():
                                shape=(3000, 3000))
         r, c = min_weight_full_bipartite_matching(matrix)
         ref = matrix[r, c].sum() - 3000
-        inf = np.inf if kind == "float" else K.INT_INF if hasattr(K, "INT_INF") else 2**62
         for warm in (True, False):
             col4row, bad = K.solve_sparse(indptr, indices, cost, 3000, 3000, K.PERFECT,
                                           np.inf if kind == "float" else np.int64(2**62),
