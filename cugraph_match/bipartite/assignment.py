@@ -496,14 +496,15 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
 
     Exactness: integer weights are solved in int64 and the optimum is exact;
     weights spanning more than ``2**60 / (n + 1)`` (``n`` the number of
-    records, both sides) are refused with a ``ValueError`` (for a constant
-    shift changes no optimum, except when maximising with unmatched records
-    allowed, the span counts from the lowest weight, else from 0).  Float weights are solved in float64
-    (scaled by a power of two, exactly) with the same arithmetic as SciPy's
-    solvers: the result is optimal up to rounding, about ``n`` units in the
-    last place of the largest weight.  When several assignments are optimal,
-    which one is returned is deterministic for a given input but not
-    otherwise specified; the CPU and GPU return the same optimal value.
+    records, both sides) are refused with a ``ValueError`` (the span counts
+    from the lowest weight, a constant shift changing no optimum, except when
+    maximising with unmatched records allowed, where it counts from 0).  Float
+    weights are solved in float64 (scaled by a power of two, exactly) with the
+    same arithmetic as SciPy's solvers: the result is optimal up to rounding,
+    about ``n`` units in the last place of the largest weight.  When several
+    assignments are optimal, which one is returned is deterministic for a
+    given input but not otherwise specified; the CPU and GPU return the same
+    optimal value.
 
     Algorithm (``README.md``, "Exact assignment"): Jonker and Volgenant's
     shortest augmenting paths (augmenting row reduction, then Dijkstra on
