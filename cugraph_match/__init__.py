@@ -6,6 +6,7 @@ family, each algorithm beside its kernels) and ``datasets``.
 """
 
 from . import dask, datasets
+from .bipartite import assignment
 from .community import louvain, modularity
 from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marriage,
                        stable_marriage_master_lists)
@@ -17,6 +18,7 @@ from .structure.graph import Graph
 
 __all__ = [
     "Graph",
+    "assignment",
     "b_marriage",
     "b_suitor_matching",
     "blocking_pairs",
