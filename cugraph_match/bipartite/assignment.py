@@ -29,7 +29,8 @@ from ..structure.backend import resolve_backend
 from ..structure.inputs import frame_library
 from ..structure.output import output_weights
 from ..structure.renumber import renumber
-from ..structure.validation import first_true, not_numbers, null_or_nan, object_weight_dtype, plain
+from ..structure.checks import first_true, not_numbers, plain
+from ..structure.validation import null_or_nan, object_weight_dtype
 from . import assignment_cpu as K
 
 LOG = logging.getLogger("cugraph_match")
