@@ -21,16 +21,13 @@ import numpy as np
 import pandas as pd
 
 from ..structure.csr import PreferenceCSR, preference_csr
-from ..structure.edges import undirected_edges
-from ..structure.graph import weight_values
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
-from ..structure.renumber import renumber
 from ..structure.sort_cpu import bit_width, stable_argsort
 from ..structure.checks import plain
 from ..structure.validation import edge_problems
-from . import kernels
+from . import build, kernels
 
 #: The parts of distributed graphs held by this worker process, by
 #: :func:`part_key` (graph id and worker number).
@@ -101,40 +98,6 @@ def owners(ids: pd.Series, boundaries) -> np.ndarray:
     return np.searchsorted(boundaries, ids.to_numpy(), side="right").astype(np.int64)
 
 
-def split_partition(frame, source: str, destination: str, weight: str | None, boundaries,
-                    workers: int, id_dtype) -> list:
-    """An input partition's rows cut by owner: a row goes to the owner of each
-    endpoint (once when both ends have the same owner)."""
-    host = _host(frame)
-    columns = {"u": host[source], "v": host[destination]}
-    if weight is not None:
-        columns["w"] = host[weight]
-    rows = pd.DataFrame(columns, copy=False).reset_index(drop=True)
-    if id_dtype is not None:
-        rows["u"] = rows["u"].astype(id_dtype)
-        rows["v"] = rows["v"].astype(id_dtype)
-    if workers == 1:
-        return [rows]
-    ou = owners(rows["u"], boundaries)
-    ov = owners(rows["v"], boundaries)
-    both = np.flatnonzero(ou != ov)
-    position = np.concatenate([np.arange(len(rows)), both])
-    # a narrow dtype makes NumPy's stable sort a one-pass radix sort
-    dest = np.concatenate([ou, ov[both]]).astype(np.min_scalar_type(workers - 1))
-    order = np.argsort(dest, kind="stable")
-    cuts = np.searchsorted(dest[order], np.arange(workers + 1))
-    return [rows.take(position[order[cuts[k]:cuts[k + 1]]]).reset_index(drop=True)
-            for k in range(workers)]
-
-
-def piece(pieces: list, k: int):
-    return pieces[k]
-
-
-def piece_bytes(pieces: list) -> list[int]:
-    return [int(p.memory_usage(index=False, deep=True).sum()) for p in pieces]
-
-
 # --------------------------------------------------------------------------
 # the worker's part of the graph
 # --------------------------------------------------------------------------
@@ -198,20 +161,22 @@ class LocalPart:
 
 
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
-               device_frames: bool, what: str, *pieces) -> dict:
-    """Build and keep this worker's part from the row pieces sent to it;
-    ``gid`` is the part's key (:func:`part_key`)."""
-    rows = pd.concat([p for p in pieces if p is not None and len(p)], ignore_index=True) \
-        if any(p is not None and len(p) for p in pieces) else pieces[0]
-    codes, labels = renumber([rows["u"], rows["v"]], pd, np, what)
+               device_frames: bool, what: str, *absorbed) -> dict:
+    """Build and keep this worker's part from the pieces it absorbed
+    (``absorbed``: its absorbs, so that the build runs after them); ``gid`` is
+    the part's key (:func:`part_key`).  The stages' memory and CPU time are
+    reported in ``phases`` (the process's peak resident bytes so far, its
+    resident bytes, this thread's CPU seconds) for the benchmark."""
+    phases = [_phase("absorbed")]
+    pieces = build.STAGED.pop(gid, [])
+    labels, edges = build.local_edges(pieces, weighted, what)
+    del pieces
+    phases.append(_phase("edges"))
     n = len(labels)
-    w = weight_values(rows["w"], np) if weighted else None
-    del rows, pieces
-    edges = undirected_edges(codes[0], codes[1], w, n, np)
-    del codes, w
     pref = preference_csr(edges, np)
     loop = edges.loop
     del edges
+    phases.append(_phase("preference"))
     ids = np.int32 if n < 2**31 else np.int64
     owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
@@ -226,6 +191,7 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     entry_cut = np.full(pref.indices.shape[0], -1,
                         dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
     entry_cut[at[order] - first] = np.arange(order.shape[0])
+    del at
     cut_start = np.zeros(workers + 1, dtype=np.int64)
     cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
     check_cut_sizes(cut_start)
@@ -233,11 +199,29 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
                      pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
                      entry_cut, weighted,
                      device_frames, keys)
+    del pair, key, own, ghost, order
     PARTS[gid] = part
+    phases.append(_phase("part"))
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
-            "label_dtype": labels.dtype}
+            "label_dtype": labels.dtype, "phases": phases}
+
+
+def _status_bytes(field: str) -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return 0
+
+
+def _phase(name: str) -> tuple:
+    """(stage, peak resident bytes so far, resident bytes, this thread's CPU s)."""
+    return (name, _status_bytes("VmHWM"), _status_bytes("VmRSS"), time.thread_time())
 
 
 def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -> np.ndarray:
