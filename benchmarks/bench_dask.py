@@ -40,7 +40,12 @@ import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+ROOT = HERE.parent
+# this checkout's package, here, in the single-machine process and in the
+# workers (an editable install elsewhere would otherwise win)
+sys.path[:0] = [str(ROOT), str(HERE)]
+os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE),
+                                            os.environ.get("PYTHONPATH", "")])
 from rmat import mesh_edges, rmat_edges  # noqa: E402
 
 
@@ -106,6 +111,7 @@ import sys, time, json
 sys.path.insert(0, {here!r})
 import bench_dask as B
 import cugraph_match as cm
+assert cm.__file__.startswith({root!r}), cm.__file__
 cm.suitor_matching(B.make_graph("rmat10"), backend="cpu")  # compile outside the measure
 cm.suitor_matching(B.make_graph("mesh30"), backend="cpu")
 idle = B.idle_point()
@@ -122,9 +128,9 @@ print(json.dumps({{"seconds": seconds, "idle": idle["rss"], "input": held["rss"]
 
 
 def single_machine(spec: str, path: str) -> dict:
-    code = SINGLE.format(here=str(HERE), spec=spec, path=path)
+    code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True, env={**os.environ, "PYTHONPATH": str(HERE)})
+                         text=True, env=os.environ)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -143,7 +149,8 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected) -> 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
-        client.run(lambda: sys.path.insert(0, str(HERE)))
+        where = client.run(lambda: __import__("cugraph_match").__file__)
+        assert all(f.startswith(str(ROOT)) for f in where.values()), where
         for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
             cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2)).compute()
         idle = on_workers(client, idle_point)

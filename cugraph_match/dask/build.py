@@ -302,3 +302,92 @@ def _dedup_buckets(starts, lo, w, weighted, distinct):
                 out += 1
         distinct[h] = out - first
     return out
+
+
+# --------------------------------------------------------------------------
+# the owned preference rows
+# --------------------------------------------------------------------------
+
+
+def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int):
+    """The preference rows of the owned vertices ``[own_lo, own_hi)`` only
+    (ghost rows empty), with the keys ``structure.csr.preference_csr`` gives
+    the local edge set: the same one sort of the weights, carrying the pair
+    keys, and the same greedy-order scatter, but each input array is freed as
+    soon as it is read and a ghost's end of a cut edge is never written (the
+    single-machine build keeps every array to the end and writes both ends).
+    ``edges`` is emptied.  Returns (PreferenceCSR, keys bound = edges + 1)."""
+    from ..structure.csr import MAX_KEYED_EDGES, PreferenceCSR
+    from ..structure.sort_cpu import bit_width, order_key, sort_with_positions, \
+        weights_of_order_keys
+
+    m, n = edges.num_edges, edges.n
+    if m > MAX_KEYED_EDGES:
+        raise ValueError(f"the matching kernels take at most {MAX_KEYED_EDGES} undirected "
+                         f"edges, the graph has {m}")
+    bits = max(bit_width(max(n - 1, 0)), 1)
+    nnz_bound = 2 * m
+    offsets = np.zeros(n + 1, dtype=index_dtype(nnz_bound))
+    _owned_row_lengths(edges.lo, edges.hi, own_lo, own_hi, offsets)
+    np.cumsum(offsets, out=offsets)
+    pairs = np.empty(m, dtype=np.uint64)
+    host.join_pairs(edges.lo, edges.hi, np.uint64(bits), pairs)
+    edges.lo = edges.hi = None
+    table = None
+    if edges.w is not None:
+        keys, key_bits = order_key(edges.w)
+        dtype = edges.w.dtype
+        edges.w = None
+        sorted_keys, positions = sort_with_positions(keys, key_bits)
+        del keys
+        ascending = np.empty_like(pairs)
+        host.gather(pairs, positions, ascending)
+        del pairs, positions
+        table = np.empty(m + 1, dtype=dtype)
+        table[0] = 0
+        table[1:] = weights_of_order_keys(sorted_keys, dtype)
+        del sorted_keys
+    else:
+        ascending = pairs
+        del pairs
+    total = int(offsets[-1])
+    indices = np.empty(total, dtype=index_dtype(n))
+    keys_out = np.empty(total, dtype=np.uint32)
+    _scatter_owned(ascending, np.uint64(bits), own_lo, own_hi, offsets, indices, keys_out)
+    return PreferenceCSR(offsets, indices, keys_out, table), m + 1
+
+
+@njit(cache=True, nogil=True)
+def _owned_row_lengths(lo, hi, own_lo, own_hi, lengths):
+    for e in range(lo.shape[0]):
+        a = lo[e]
+        b = hi[e]
+        if a >= own_lo and a < own_hi:
+            lengths[a + 1] += 1
+        if b >= own_lo and b < own_hi:
+            lengths[b + 1] += 1
+
+
+@njit(cache=True, nogil=True)
+def _scatter_owned(ascending_pairs, bits, own_lo, own_hi, offsets, indices, keys):
+    """``pipeline_cpu.scatter_preference_pairs`` writing owned rows only:
+    edge g of the greedy order (the ascending order read backwards) gets key
+    ``m - g`` and goes to the rows of its owned ends, each row best first."""
+    m = ascending_pairs.shape[0]
+    mask = (np.uint64(1) << bits) - np.uint64(1)
+    cursor = offsets[:-1].copy()
+    for g in range(m):
+        p = ascending_pairs[m - 1 - g]
+        a = np.int64(p & mask)
+        b = np.int64(p >> bits)
+        key = m - g
+        if a >= own_lo and a < own_hi:
+            at = cursor[a]
+            indices[at] = b
+            keys[at] = key
+            cursor[a] = at + 1
+        if b >= own_lo and b < own_hi:
+            at = cursor[b]
+            indices[at] = a
+            keys[at] = key
+            cursor[b] = at + 1

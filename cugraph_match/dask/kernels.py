@@ -49,9 +49,9 @@ def cut_entries(offsets, indices, keys, own_lo, own_hi):
                 count += 1
     pair = np.empty(count, dtype=np.uint64)
     key = np.empty(count, dtype=np.uint32)
-    own = np.empty(count, dtype=np.int64)
-    ghost = np.empty(count, dtype=np.int64)
-    at = np.empty(count, dtype=np.int64)
+    own = np.empty(count, dtype=indices.dtype)
+    ghost = np.empty(count, dtype=indices.dtype)
+    at = np.empty(count, dtype=offsets.dtype)
     t = 0
     for r in range(own_lo, own_hi):
         for j in range(offsets[r], offsets[r + 1]):
@@ -66,6 +66,16 @@ def cut_entries(offsets, indices, keys, own_lo, own_hi):
                 at[t] = j
                 t += 1
     return pair, key, own, ghost, at
+
+
+@njit(cache=True, nogil=True)
+def pack_cut_keys(pair, ghost_owner, bits, out):
+    """``owner << 2·bits | max << bits | min`` of every cut edge (``pair`` is
+    ``max << 32 | min``): the key of :func:`~cugraph_match.dask.worker.cut_order`."""
+    for i in range(pair.shape[0]):
+        p = pair[i]
+        out[i] = (np.uint64(ghost_owner[i]) << (bits + bits)) | ((p >> _SHIFT) << bits) | \
+            (p & _LOW)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -116,11 +126,17 @@ def _emit(out, count, word):
 
 @njit(cache=True, nogil=True, inline="always")
 def _send(out_w, out_m, n_out, k, place, kind):
-    """Append a message; the buffers hold 3 words per cut edge, the most a
-    worker ever sends (see :func:`superstep`), so they never grow."""
+    """Append a message, doubling the buffers when full."""
+    if n_out == out_w.shape[0]:
+        bigger_w = np.empty(2 * out_w.shape[0] + 16, dtype=out_w.dtype)
+        bigger_w[:n_out] = out_w[:n_out]
+        out_w = bigger_w
+        bigger_m = np.empty(2 * out_m.shape[0] + 16, dtype=out_m.dtype)
+        bigger_m[:n_out] = out_m[:n_out]
+        out_m = bigger_m
     out_w[n_out] = k
     out_m[n_out] = np.uint32((place << 2) | kind)
-    return n_out + 1
+    return out_w, out_m, n_out + 1
 
 
 @njit(cache=True, nogil=True)
@@ -132,7 +148,8 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     ``owed`` lists owned vertices that owe a proposal (a vertex once per
     proposal owed), ``closing`` those of capacity 0 (first superstep only); ``in_worker[t]``/``in_word[t]`` are the incoming messages
     (sender, ``place << 2 | kind``).  Returns the outgoing messages as
-    ``(worker, word)`` arrays and the number of local proposals made.
+    ``(worker, word)`` buffers (grown when full; the first ``count`` entries
+    are this superstep's), ``count`` and the number of local proposals made.
     State (``slots``, ``held``, ``next_edge``, ``out_pending``, ``closed``,
     ``open_until``) is updated in place.
 
@@ -164,7 +181,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
             r = _place(p, word, slot_start, slots, held)
             if r == _REFUSED:
-                n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
             else:
                 changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
@@ -172,7 +189,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        n_out = _send(out_w, out_m, n_out, k2,
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
         elif kind == RELEASE:
@@ -196,7 +213,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                     j += 1
                     continue
                 out_pending[c] = True
-                n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
                 j += 1
                 break
             proposals += 1
@@ -210,7 +227,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        n_out = _send(out_w, out_m, n_out, k2,
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
                 break
@@ -232,9 +249,9 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             x = indices[j]
             if owner_of[x] != me:
                 k = owner_of[x]
-                n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
         open_until[v] = j
-    return out_w[:n_out], out_m[:n_out], proposals
+    return out_w, out_m, n_out, proposals
 
 
 @njit(cache=True, nogil=True)

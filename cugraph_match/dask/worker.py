@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.csr import PreferenceCSR, preference_csr
+from ..structure.csr import PreferenceCSR
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
@@ -173,33 +173,36 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     del pieces
     phases.append(_phase("edges"))
     n = len(labels)
-    pref = preference_csr(edges, np)
-    loop = edges.loop
-    del edges
-    phases.append(_phase("preference"))
     ids = np.int32 if n < 2**31 else np.int64
     owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
+    loop = edges.loop
+    pref, keys = build.owned_preference(edges, own_lo, own_hi)
+    del edges
+    phases.append(_phase("preference"))
     pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
                                                    own_lo, own_hi)
-    first = int(pref.offsets[own_lo])
-    keys = int(pref.indices.shape[0]) // 2 + 1  # before the ghosts' rows go
-    pref = _owned_rows(pref, own_lo, own_hi)
     ghost_owner = owner_of[ghost]
     order = cut_order(pair, ghost_owner, n, workers)
-    entry_cut = np.full(pref.indices.shape[0], -1,
-                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
-    entry_cut[at[order] - first] = np.arange(order.shape[0])
-    del at
     cut_start = np.zeros(workers + 1, dtype=np.int64)
     cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
+    del ghost_owner
     check_cut_sizes(cut_start)
+    # each array put in cut order and its unordered copy freed, one at a time
+    # (these are the build's largest arrays after the rows)
+    entry_cut = np.full(pref.indices.shape[0], -1,
+                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
+    entry_cut[at[order]] = np.arange(order.shape[0], dtype=entry_cut.dtype)
+    del at
+    pair = pair[order]
+    key = key[order]
+    own = own[order].astype(ids, copy=False)
+    ghost = ghost[order].astype(ids, copy=False)
+    del order
     part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
-                     pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
-                     entry_cut, weighted,
-                     device_frames, keys)
-    del pair, key, own, ghost, order
+                     pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
+    del pair, key, own, ghost
     PARTS[gid] = part
     phases.append(_phase("part"))
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
@@ -232,22 +235,9 @@ def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -
     owner_bits = bit_width(max(workers - 1, 0))
     if 2 * bits + owner_bits > 64:
         return np.lexsort((pair, ghost_owner))
-    shift = np.uint64(bits)
-    key = pair >> np.uint64(32)  # max
-    key <<= shift
-    key |= pair & np.uint64(0xFFFFFFFF)  # min
-    key |= ghost_owner.astype(np.uint64) << np.uint64(2 * bits)
+    key = np.empty(pair.shape[0], dtype=np.uint64)
+    kernels.pack_cut_keys(pair, ghost_owner, np.uint64(bits), key)
     return stable_argsort(key, 2 * bits + owner_bits)
-
-
-def _owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int) -> PreferenceCSR:
-    """The preference rows with the ghosts' rows emptied: rows are stored one
-    after another, so the owned ones are one slice.  Only owned rows are ever
-    read; a ghost row would hold a second copy of every cut edge."""
-    first, last = int(pref.offsets[own_lo]), int(pref.offsets[own_hi])
-    offsets = np.clip(pref.offsets - pref.offsets.dtype.type(first), 0, last - first)
-    return PreferenceCSR(offsets.astype(pref.offsets.dtype), pref.indices[first:last].copy(),
-                         pref.keys[first:last].copy(), pref.weight_of_key)
 
 
 def drop_part(gid: str) -> bool:
@@ -337,8 +327,12 @@ def start_run(gid: str) -> int:
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
     run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
-    run["out_worker"] = np.empty(3 * part.cut_own.shape[0], dtype=np.int64)
-    run["out_word"] = np.empty(3 * part.cut_own.shape[0], dtype=np.uint32)
+    # message buffers grow in the kernel when a superstep sends more (a
+    # superstep sends at most 3 words per cut edge; the first, the largest,
+    # about 0.8 measured at R-MAT 20)
+    start = max(1024, part.cut_own.shape[0])
+    run["out_worker"] = np.empty(start, dtype=np.int32)
+    run["out_word"] = np.empty(start, dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
     owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
     run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
@@ -364,16 +358,20 @@ def superstep(gid: str, previous, *incoming) -> dict:
     owed = run.pop("owed", none)
     closing = run.pop("closing", none)
     pref = part.pref
-    out_worker, out_word, proposals = kernels.superstep(
+    out_worker, out_word, n_out, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
         run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
         part.cut_ghost, part.cut_key, part.entry_cut, run["out_pending"], run["closed"],
         run["open_until"],
         owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
-    order = np.argsort(out_worker, kind="stable")
-    cuts = np.searchsorted(out_worker[order], np.arange(part.workers + 1))
-    blocks = [out_word[order[cuts[k]:cuts[k + 1]]] if cuts[k + 1] > cuts[k] else None
-              for k in range(part.workers)]
+    run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
+    out_worker, out_word = out_worker[:n_out], out_word[:n_out]
+    # one mask per destination, not an argsort: no position array as large
+    # as the messages (words to one worker keep their order either way)
+    blocks = []
+    for k in range(part.workers):
+        to_k = out_word[out_worker == k]
+        blocks.append(to_k if to_k.shape[0] else None)
     return {"blocks": blocks, "sent": int(out_word.shape[0]),
             "bytes": [0 if b is None else int(b.nbytes) for b in blocks],
             "received": int(in_word.shape[0]), "local_proposals": int(proposals),
