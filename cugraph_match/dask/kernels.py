@@ -336,3 +336,79 @@ def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, o
                     inside += w
         degree[r - own_lo] = d
     return total, inside, degree
+
+
+@njit(cache=True, nogil=True)
+def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers):
+    """Every cut edge of the owned rows, written straight into its place in the
+    order of :func:`~cugraph_match.dask.worker.cut_order` (owner of the ghost
+    end, max id, min id) without sorting the cut edges: owners are ranges of
+    local ids, so a ghost above the owned range is the max end (order: ghost,
+    then owned end, rows visited in id order) and a ghost below is the min
+    end (order: owned end, then ghost; each row's few lower ghosts sorted).
+    Returns (cut_start, pair, key, own, ghost, entry_cut); ``entry_cut[j]``
+    is the cut edge of row entry j, -1 inside the part."""
+    n = offsets.shape[0] - 1
+    per_owner = np.zeros(workers + 1, dtype=np.int64)
+    upper = np.zeros(n - own_hi + 1, dtype=np.int64)  # cut edges per ghost above
+    longest = 0
+    for r in range(own_lo, own_hi):
+        lower_here = 0
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x < own_lo:
+                per_owner[owner_of[x] + 1] += 1
+                lower_here += 1
+            elif x >= own_hi:
+                per_owner[owner_of[x] + 1] += 1
+                upper[x - own_hi + 1] += 1
+        longest = max(longest, lower_here)
+    for k in range(workers):
+        per_owner[k + 1] += per_owner[k]
+    total = per_owner[workers]
+    at_owner = per_owner[:workers].copy()
+    first_upper = per_owner[owner_of[own_hi - 1] + 1] if own_hi > own_lo else total
+    upper[0] = first_upper
+    for i in range(1, upper.shape[0]):
+        upper[i] += upper[i - 1]
+    pair = np.empty(total, dtype=np.uint64)
+    key = np.empty(total, dtype=np.uint32)
+    own = np.empty(total, dtype=indices.dtype)
+    ghost = np.empty(total, dtype=indices.dtype)
+    entry_cut = np.empty(indices.shape[0], dtype=offsets.dtype)  # cut edges < entries
+    entry_cut[:] = -1
+    buffer = np.empty(longest, dtype=np.int64)
+    for r in range(own_lo, own_hi):
+        count = 0
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x >= own_hi:
+                c = upper[x - own_hi]
+                upper[x - own_hi] = c + 1
+                pair[c] = (np.uint64(x) << _SHIFT) | np.uint64(r)
+                key[c] = keys[j]
+                own[c] = r
+                ghost[c] = x
+                entry_cut[j] = c
+            elif x < own_lo:
+                buffer[count] = j
+                count += 1
+        if count:
+            row = buffer[:count]
+            if count > 1:
+                near = np.empty(count, dtype=np.int64)
+                for t in range(count):
+                    near[t] = indices[row[t]]
+                row = row[np.argsort(near)]
+            for t in range(count):
+                j = row[t]
+                x = indices[j]
+                k = owner_of[x]
+                c = at_owner[k]
+                at_owner[k] = c + 1
+                pair[c] = (np.uint64(r) << _SHIFT) | np.uint64(x)
+                key[c] = keys[j]
+                own[c] = r
+                ghost[c] = x
+                entry_cut[j] = c
+    return per_owner, pair, key, own, ghost, entry_cut

@@ -181,25 +181,9 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     pref, keys = build.owned_preference(edges, own_lo, own_hi)
     del edges
     phases.append(_phase("preference"))
-    pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
-                                                   own_lo, own_hi)
-    ghost_owner = owner_of[ghost]
-    order = cut_order(pair, ghost_owner, n, workers)
-    cut_start = np.zeros(workers + 1, dtype=np.int64)
-    cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
-    del ghost_owner
+    cut_start, pair, key, own, ghost, entry_cut = kernels.ordered_cut_edges(
+        pref.offsets, pref.indices, pref.keys, own_lo, own_hi, owner_of, workers)
     check_cut_sizes(cut_start)
-    # each array put in cut order and its unordered copy freed, one at a time
-    # (these are the build's largest arrays after the rows)
-    entry_cut = np.full(pref.indices.shape[0], -1,
-                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
-    entry_cut[at[order]] = np.arange(order.shape[0], dtype=entry_cut.dtype)
-    del at
-    pair = pair[order]
-    key = key[order]
-    own = own[order].astype(ids, copy=False)
-    ghost = ghost[order].astype(ids, copy=False)
-    del order
     part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
                      pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
     del pair, key, own, ghost
@@ -331,7 +315,7 @@ def start_run(gid: str) -> int:
     # superstep sends at most 3 words per cut edge; the first, the largest,
     # about 0.8 measured at R-MAT 20)
     start = max(1024, part.cut_own.shape[0])
-    run["out_worker"] = np.empty(start, dtype=np.int32)
+    run["out_worker"] = np.empty(start, dtype=np.min_scalar_type(max(part.workers - 1, 0)))
     run["out_word"] = np.empty(start, dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
     owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
