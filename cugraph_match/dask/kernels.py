@@ -36,48 +36,6 @@ _REFUSED = -2
 _TAKEN_FREE = -1
 
 
-@njit(cache=True, nogil=True)
-def cut_entries(offsets, indices, keys, own_lo, own_hi):
-    """Every entry of an owned row whose neighbour is a ghost: (pair, key, own, ghost, at)
-    with ``pair = max << 32 | min`` in local ids.  Each cut edge appears once
-    (only one of its ends is owned here); ``at`` is the entry's place in the rows."""
-    count = 0
-    for r in range(own_lo, own_hi):
-        for j in range(offsets[r], offsets[r + 1]):
-            x = indices[j]
-            if x < own_lo or x >= own_hi:
-                count += 1
-    pair = np.empty(count, dtype=np.uint64)
-    key = np.empty(count, dtype=np.uint32)
-    own = np.empty(count, dtype=indices.dtype)
-    ghost = np.empty(count, dtype=indices.dtype)
-    at = np.empty(count, dtype=offsets.dtype)
-    t = 0
-    for r in range(own_lo, own_hi):
-        for j in range(offsets[r], offsets[r + 1]):
-            x = indices[j]
-            if x < own_lo or x >= own_hi:
-                hi = max(r, x)
-                lo = min(r, x)
-                pair[t] = (np.uint64(hi) << _SHIFT) | np.uint64(lo)
-                key[t] = keys[j]
-                own[t] = r
-                ghost[t] = x
-                at[t] = j
-                t += 1
-    return pair, key, own, ghost, at
-
-
-@njit(cache=True, nogil=True)
-def pack_cut_keys(pair, ghost_owner, bits, out):
-    """``owner << 2·bits | max << bits | min`` of every cut edge (``pair`` is
-    ``max << 32 | min``): the key of :func:`~cugraph_match.dask.worker.cut_order`."""
-    for i in range(pair.shape[0]):
-        p = pair[i]
-        out[i] = (np.uint64(ghost_owner[i]) << (bits + bits)) | ((p >> _SHIFT) << bits) | \
-            (p & _LOW)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _place(p, word, slot_start, slots, held):
     """Offer ``word`` to owned vertex p: -1 taken into a free slot, -2 refused,
@@ -341,7 +299,7 @@ def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, o
 @njit(cache=True, nogil=True)
 def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers):
     """Every cut edge of the owned rows, written straight into its place in the
-    order of :func:`~cugraph_match.dask.worker.cut_order` (owner of the ghost
+    order the workers name them by (owner of the ghost
     end, max id, min id) without sorting the cut edges: owners are ranges of
     local ids, so a ghost above the owned range is the max end (order: ghost,
     then owned end, rows visited in id order) and a ghost below is the min

@@ -24,7 +24,6 @@ from ..structure.csr import PreferenceCSR
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
-from ..structure.sort_cpu import bit_width, stable_argsort
 from ..structure.checks import plain
 from ..structure.validation import edge_problems
 from . import build, kernels
@@ -209,19 +208,6 @@ def _status_bytes(field: str) -> int:
 def _phase(name: str) -> tuple:
     """(stage, peak resident bytes so far, resident bytes, this thread's CPU s)."""
     return (name, _status_bytes("VmHWM"), _status_bytes("VmRSS"), time.thread_time())
-
-
-def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -> np.ndarray:
-    """The cut edges' order by (owner of the ghost end, max id, min id): one
-    radix sort of the three packed into a word when they fit in 64 bits (local
-    ids below ``n``, ``pair = max << 32 | min``), else a lexsort."""
-    bits = bit_width(max(n - 1, 0))
-    owner_bits = bit_width(max(workers - 1, 0))
-    if 2 * bits + owner_bits > 64:
-        return np.lexsort((pair, ghost_owner))
-    key = np.empty(pair.shape[0], dtype=np.uint64)
-    kernels.pack_cut_keys(pair, ghost_owner, np.uint64(bits), key)
-    return stable_argsort(key, 2 * bits + owner_bits)
 
 
 def drop_part(gid: str) -> bool:
