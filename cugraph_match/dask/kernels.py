@@ -124,8 +124,12 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     for t in range(owed.shape[0]):
         stack, top = _emit(stack, top, owed[t])
     changed = np.empty(16, dtype=np.int64)  # owned vertices whose weakest offer rose
+    # each listed once: a vertex taking many offers in one superstep would
+    # otherwise be listed once per offer (the list grew to the row entries)
+    listed = np.zeros(slot_start.shape[0] - 1, dtype=np.bool_)
     n_changed = 0
     for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
+        listed[closing[t]] = True
         changed, n_changed = _emit(changed, n_changed, closing[t])
     n_out = 0
     for t in range(in_worker.shape[0]):
@@ -141,7 +145,9 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             if r == _REFUSED:
                 out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
             else:
-                changed, n_changed = _emit(changed, n_changed, p)
+                if not listed[p]:
+                    listed[p] = True
+                    changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
                     if owner_of[r] == me:
                         stack, top = _emit(stack, top, r)
@@ -179,7 +185,9 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             r = _place(p, word, slot_start, slots, held)
             if r != _REFUSED:
                 j += 1
-                changed, n_changed = _emit(changed, n_changed, p)
+                if not listed[p]:
+                    listed[p] = True
+                    changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
                     if owner_of[r] == me:
                         stack, top = _emit(stack, top, r)
