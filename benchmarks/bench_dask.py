@@ -1,15 +1,27 @@
 """Distributed matching on a LocalCluster against the single-machine CPU call.
 
-For each R-MAT scale: the single-machine ``suitor_matching(frame, backend="cpu")``
-in a fresh process (whole call, peak resident memory), then the same frame as a
-persisted Dask frame on LocalClusters of 1 and 2 worker processes (1 thread
-each): the whole call from the caller's Dask frame to the computed pandas
-result, supersteps, bytes moved (build shuffle and supersteps), cut edges
-and their bytes, and each worker's peak resident memory during the call.
-Both results are checked equal.
+For each graph (R-MAT ``rmatS`` of scale S, or the 2-D grid ``meshN``, N x N
+vertices, ids row by row, so that id ranges are bands of the grid): the
+single-machine ``suitor_matching(frame, backend="cpu")`` in a fresh process,
+then the same frame as a persisted Dask frame (4 partitions per worker) on
+LocalClusters of 1, 2, 4, 8 worker processes (1 thread each): the whole call
+from the caller's Dask frame to the computed pandas result, checked equal.
 
-    python benchmarks/bench_dask.py --scales 20 22 --workers 1 2 \
-        --out benchmarks/results/dask_cpu_2026-11-23
+Memory, per process (the single-machine process, and every worker):
+
+* ``idle``: resident bytes after imports and compilation (a warm-up call on a
+  small graph) and ``malloc_trim(0)``, before any input exists;
+* ``input``: resident bytes once the process holds its input (the single
+  process: the whole frame; a worker: its persisted partitions);
+* ``peak``: ``VmHWM`` over the call (reset once the input is held).
+
+``peak - idle`` (the input counted) is the issue's measure; ``peak - input``
+(the call's own memory) is printed beside it.  CPU seconds are the process's
+user + system time over the call (``getrusage``), summed over the workers;
+wall time on a shared 2-core machine says little about more than 2 workers.
+
+    python benchmarks/bench_dask.py --graphs rmat20 mesh2048 --workers 1 2 4 8 \
+        --out benchmarks/results/dask_cpu_2026-11-24
 """
 
 from __future__ import annotations
@@ -28,64 +40,141 @@ import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from rmat import rmat_edges  # noqa: E402
+ROOT = HERE.parent
+# this checkout's package, here, in the single-machine process and in the
+# workers (an editable install elsewhere would otherwise win)
+sys.path[:0] = [str(ROOT), str(HERE)]
+os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE),
+                                            os.environ.get("PYTHONPATH", "")])
+from rmat import mesh_edges, rmat_edges  # noqa: E402
+
+
+def make_graph(spec: str) -> pd.DataFrame:
+    """``rmatS`` (R-MAT scale S, seed 1) or ``meshN`` (N x N grid, seed 1)."""
+    if spec.startswith("rmat"):
+        return rmat_edges(int(spec[4:]), seed=1)
+    if spec.startswith("mesh"):
+        return mesh_edges(int(spec[4:]), seed=1)
+    raise ValueError(f"unknown graph {spec!r}")
+
+
+def release_free_heap() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # pragma: no cover
+        pass
+
+
+def status_bytes(field: str) -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(field)
+
+
+def reset_peak() -> None:
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")
+
+
+def cpu_seconds() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def idle_point() -> dict:
+    """On a worker (or here): free the heap, read resident bytes and CPU time."""
+    import gc
+
+    gc.collect()
+    release_free_heap()
+    return {"rss": status_bytes("VmRSS"), "cpu": cpu_seconds()}
+
+
+def start_call() -> dict:
+    point = idle_point()
+    reset_peak()
+    return point
+
+
+def end_call() -> dict:
+    return {"peak": status_bytes("VmHWM"), "cpu": cpu_seconds(), "rss": status_bytes("VmRSS")}
+
 
 SINGLE = """
 import sys, time, json
 sys.path.insert(0, {here!r})
-from rmat import rmat_edges
+import bench_dask as B
 import cugraph_match as cm
-from cugraph_match.dask.worker import peak_rss_bytes
-cm.suitor_matching(rmat_edges(10, seed=1), backend="cpu")  # compile outside the timing
-edges = rmat_edges({scale}, seed=1)
-peak_rss_bytes(reset=True)
+assert cm.__file__.startswith({root!r}), cm.__file__
+cm.suitor_matching(B.make_graph("rmat10"), backend="cpu")  # compile outside the measure
+cm.suitor_matching(B.make_graph("mesh30"), backend="cpu")
+idle = B.idle_point()
+edges = B.make_graph({spec!r})
+held = B.start_call()
 start = time.perf_counter()
 m = cm.suitor_matching(edges, backend="cpu")
 seconds = time.perf_counter() - start
+end = B.end_call()
 m.to_parquet({path!r})
-print(json.dumps({{"seconds": seconds, "peak_bytes": peak_rss_bytes()}}))
+print(json.dumps({{"seconds": seconds, "idle": idle["rss"], "input": held["rss"],
+                  "peak": end["peak"], "cpu": end["cpu"] - held["cpu"]}}))
 """
 
 
-def single_machine(scale: int, path: str) -> dict:
-    code = SINGLE.format(here=str(HERE), scale=scale, path=path)
+def single_machine(spec: str, path: str) -> dict:
+    code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True)
+                         text=True, env=os.environ)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def distributed_call(scale: int, workers: int, edges: pd.DataFrame, expected) -> dict:
+def on_workers(client, function, *args) -> list:
+    addresses = sorted(client.nthreads())
+    return [client.submit(function, *args, workers=[a], pure=False).result()
+            for a in addresses]
+
+
+def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected) -> dict:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
     import cugraph_match as cm
-    from cugraph_match.dask import worker as w
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
-        warm = dd.from_pandas(rmat_edges(10, seed=1), npartitions=2)
-        cm.suitor_matching(warm).compute()  # compile the kernels in every worker
+        where = client.run(lambda: __import__("cugraph_match").__file__)
+        assert all(f.startswith(str(ROOT)) for f in where.values()), where
+        for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
+            cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2)).compute()
+        idle = on_workers(client, idle_point)
         frame = client.persist(dd.from_pandas(edges, npartitions=4 * workers))
         wait(frame)
-        addresses = sorted(client.nthreads())
-        for a in addresses:
-            client.submit(w.peak_rss_bytes, True, workers=[a], pure=False).result()
+        held = on_workers(client, start_call)
         start = time.perf_counter()
         result, stats = cm.suitor_matching(frame, return_stats=True)
         got = result.compute()
         seconds = time.perf_counter() - start
-        peaks = [client.submit(w.peak_rss_bytes, False, workers=[a], pure=False).result()
-                 for a in addresses]
-        pd.testing.assert_frame_equal(got.astype({"vertex": np.int64}), expected)
+        end = on_workers(client, end_call)
+        pd.testing.assert_frame_equal(got.astype({"vertex": expected["vertex"].dtype}),
+                                      expected)
+        del result, got
     build = stats["build"]
     return {"workers": workers, "seconds": seconds, "rounds": stats["rounds"],
             "superstep_bytes": stats["bytes_moved"], "build_bytes": build["build_bytes_moved"],
             "total_bytes": stats["bytes_moved"] + build["build_bytes_moved"],
             "cut_edges": build["cut_edges"], "cut_edge_bytes": build["cut_edge_bytes"],
             "edges": build["edges"], "messages_per_round": stats["messages_per_round"],
-            "peak_bytes_per_worker": peaks, "part_bytes": build["part_bytes"],
+            "idle_bytes": [i["rss"] for i in idle], "input_bytes": [h["rss"] for h in held],
+            "peak_bytes": [e["peak"] for e in end],
+            "cpu_seconds": [e["cpu"] - h["cpu"] for e, h in zip(end, held)],
+            "part_bytes": build["part_bytes"], "build_phases": build.get("phases"),
             "run_seconds": stats["seconds"]}
 
 
@@ -97,9 +186,23 @@ def machine() -> dict:
             "python": platform.python_version(), "gpu": "none lent in this task"}
 
 
+def summarize(run: dict, single: dict) -> dict:
+    above_idle = [p - i for p, i in zip(run["peak_bytes"], run["idle_bytes"])]
+    above_input = [p - i for p, i in zip(run["peak_bytes"], run["input_bytes"])]
+    single_idle = single["peak"] - single["idle"]
+    single_input = single["peak"] - single["input"]
+    p = run["workers"]
+    return {"peak_over_idle_max": max(above_idle), "peak_over_input_max": max(above_input),
+            "idle_ratio": max(above_idle) / single_idle,
+            "input_ratio": max(above_input) / max(single_input, 1),
+            "target_ratio": 1.5 / p + 0.05,
+            "cpu_total": sum(run["cpu_seconds"]), "cpu_ratio": sum(run["cpu_seconds"]) /
+            single["cpu"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--scales", type=int, nargs="+", default=[16, 18])
+    parser.add_argument("--graphs", nargs="+", default=["rmat16", "mesh256"])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -108,39 +211,52 @@ def main() -> None:
     report = {"date": datetime.date.today().isoformat(), "machine": machine(),
               "command": "python " + " ".join(sys.argv), "commit": commit,
               "load_average_at_start": os.getloadavg(), "runs": []}
-    for scale in args.scales:
-        path = f"/tmp/bench_dask_single_{scale}.parquet"
-        single = single_machine(scale, path)
+    for spec in args.graphs:
+        path = f"/tmp/bench_dask_single_{spec}.parquet"
+        single = single_machine(spec, path)
+        print(json.dumps({"graph": spec, "single": single}), flush=True)
         expected = pd.read_parquet(path)
-        expected["vertex"] = expected["vertex"].astype(np.int64)
-        edges = rmat_edges(scale, seed=1)
+        edges = make_graph(spec)
         for workers in args.workers:
-            run = distributed_call(scale, workers, edges, expected)
-            run.update(scale=scale, rows=len(edges), single_seconds=single["seconds"],
-                       single_peak_bytes=single["peak_bytes"])
-            run["time_ratio"] = run["seconds"] / single["seconds"]
-            run["peak_ratio"] = max(run["peak_bytes_per_worker"]) / single["peak_bytes"]
-            run["bytes_over_cut"] = run["total_bytes"] / max(run["cut_edge_bytes"], 1)
+            load = os.getloadavg()[0]
+            run = distributed_call(spec, workers, edges, expected)
+            run.update(graph=spec, rows=len(edges), single=single, load_average=load)
+            run.update(summarize(run, single))
             report["runs"].append(run)
-            print(json.dumps({k: v for k, v in run.items() if k != "messages_per_round"}),
-                  flush=True)
+            print(json.dumps({k: v for k, v in run.items()
+                              if k not in ("messages_per_round", "build_phases")}), flush=True)
     if args.out:
-        Path(args.out + ".json").write_text(json.dumps(report, indent=1))
-        lines = [f"# Distributed suitor_matching on a LocalCluster ({report['date']})", "",
-                 f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
-                 f"Commit: {commit}; load average at start {report['load_average_at_start']}",
-                 "", "| scale | rows | workers | whole call s | single s | ratio | supersteps | "
-                 "cut edges | superstep MB | build MB | total / cut bytes | peak/worker GB | "
-                 "single peak GB | peak ratio |", "|" + "---|" * 14]
-        for r in report["runs"]:
-            lines.append(
-                f"| {r['scale']} | {r['rows']:,} | {r['workers']} | {r['seconds']:.2f} | "
-                f"{r['single_seconds']:.2f} | {r['time_ratio']:.2f} | {r['rounds']} | "
-                f"{r['cut_edges']:,} | {r['superstep_bytes'] / 1e6:.1f} | "
-                f"{r['build_bytes'] / 1e6:.1f} | {r['bytes_over_cut']:.2f} | "
-                f"{max(r['peak_bytes_per_worker']) / 2**30:.2f} | "
-                f"{r['single_peak_bytes'] / 2**30:.2f} | {r['peak_ratio']:.2f} |")
-        Path(args.out + ".md").write_text("\n".join(lines) + "\n")
+        write_report(report, args.out)
+
+
+def write_report(report: dict, out: str) -> None:
+    Path(out + ".json").write_text(json.dumps(report, indent=1))
+    mb = 1e6
+    lines = [f"# Distributed suitor_matching on a LocalCluster ({report['date']})", "",
+             f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
+             f"Commit: {report['commit']}; load average at start "
+             f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", "",
+             "Memory in MB above each process's idle baseline (after imports and compilation;"
+             " the input it holds counted) and above its input (the call's own memory); "
+             "worker columns: the largest worker.", "",
+             "| graph | rows | p | single idle MB | single peak−idle | worker idle MB | "
+             "worker peak−idle | ratio | target 1.5/p+0.05 | single peak−input | "
+             "worker peak−input | ratio | CPU s single | CPU s workers | CPU ratio | "
+             "wall s | single wall s | supersteps | build MB moved | superstep MB | "
+             "load |", "|" + "---|" * 21]
+    for r in report["runs"]:
+        s = r["single"]
+        lines.append(
+            f"| {r['graph']} | {r['rows']:,} | {r['workers']} | {s['idle'] / mb:.0f} | "
+            f"{(s['peak'] - s['idle']) / mb:.0f} | {max(r['idle_bytes']) / mb:.0f} | "
+            f"{r['peak_over_idle_max'] / mb:.0f} | {r['idle_ratio']:.3f} | "
+            f"{r['target_ratio']:.3f} | {(s['peak'] - s['input']) / mb:.0f} | "
+            f"{r['peak_over_input_max'] / mb:.0f} | {r['input_ratio']:.3f} | "
+            f"{s['cpu']:.2f} | {r['cpu_total']:.2f} | {r['cpu_ratio']:.2f} | "
+            f"{r['seconds']:.2f} | {s['seconds']:.2f} | {r['rounds']} | "
+            f"{r['build_bytes'] / mb:.1f} | {r['superstep_bytes'] / mb:.1f} | "
+            f"{r['load_average']:.1f} |")
+    Path(out + ".md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -335,24 +335,46 @@ def test_example_runs():
     assert out.stdout.count("same as one machine: True") == 2
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
-def test_cut_order_is_the_lexicographic_order(data):
-    # the packed radix order must equal (owner, max, min) as lexsort gives it,
-    # ties (the same pair twice) kept in input order; wide ids take the lexsort
-    from cugraph_match.dask.worker import cut_order
+def test_cut_edges_are_written_in_the_lexicographic_order(data):
+    # ordered_cut_edges writes each cut edge straight into its place; the
+    # oracle scans the owned rows with NumPy and sorts by (owner, max, min)
+    from cugraph_match.dask.kernels import ordered_cut_edges
+    from cugraph_match.structure.csr import preference_csr
+    from cugraph_match.structure.edges import undirected_edges
 
-    n = data.draw(st.sampled_from([1, 2, 5, 300, 2**20, 2**31]), label="n")
-    workers = data.draw(st.integers(1, 70), label="workers")
-    count = data.draw(st.integers(0, 60), label="count")
-    ends = st.integers(0, n - 1)
-    high = np.array(data.draw(st.lists(ends, min_size=count, max_size=count)), dtype=np.uint64)
-    low = np.array(data.draw(st.lists(ends, min_size=count, max_size=count)), dtype=np.uint64)
-    pair = (np.maximum(high, low) << np.uint64(32)) | np.minimum(high, low)
-    owner = np.array(data.draw(st.lists(st.integers(0, workers - 1), min_size=count,
-                                        max_size=count)), dtype=np.int32)
-    np.testing.assert_array_equal(cut_order(pair, owner, n, workers),
-                                  np.lexsort((pair, owner)))
+    n = data.draw(st.integers(2, 40), label="n")
+    m = data.draw(st.integers(0, 120), label="m")
+    ends = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
+    u = np.array(data.draw(ends), dtype=np.int32)
+    v = np.array(data.draw(ends), dtype=np.int32)
+    w = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=m,
+                                    max_size=m)), dtype=np.float32)
+    pref = preference_csr(undirected_edges(u, v, w, n, np), np)
+    workers = data.draw(st.integers(1, 6), label="workers")
+    owner_of = np.sort(np.array(data.draw(st.lists(st.integers(0, workers - 1), min_size=n,
+                                                   max_size=n)), dtype=np.int32))
+    me = data.draw(st.integers(0, workers - 1), label="me")
+    lo, hi = int(np.searchsorted(owner_of, me)), int(np.searchsorted(owner_of, me, "right"))
+    row = np.repeat(np.arange(n), np.diff(pref.offsets))
+    at = np.flatnonzero((row >= lo) & (row < hi) &
+                        ((pref.indices < lo) | (pref.indices >= hi)))
+    own, ghost = row[at], pref.indices[at].astype(np.int64)
+    big, small = np.maximum(own, ghost), np.minimum(own, ghost)
+    order = np.lexsort((small, big, owner_of[ghost]))
+    start, pair, key, got_own, got_ghost, entry_cut = ordered_cut_edges(
+        pref.offsets, pref.indices, pref.keys, lo, hi, owner_of, workers)
+    np.testing.assert_array_equal(start, np.concatenate(
+        [[0], np.cumsum(np.bincount(owner_of[ghost], minlength=workers))]))
+    np.testing.assert_array_equal(pair, (big[order].astype(np.uint64) << np.uint64(32)) |
+                                  small[order].astype(np.uint64))
+    np.testing.assert_array_equal(got_own, own[order])
+    np.testing.assert_array_equal(got_ghost, ghost[order])
+    np.testing.assert_array_equal(key, pref.keys[at[order]])
+    expected = np.full(pref.indices.shape[0], -1)
+    expected[at[order]] = np.arange(order.shape[0])
+    np.testing.assert_array_equal(entry_cut, expected)
 
 
 def random_weighted(edges: int, vertices: int, seed: int, weight: bool = True):

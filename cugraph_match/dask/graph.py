@@ -28,6 +28,7 @@ import pandas as pd
 
 from ..structure.inputs import DEFAULT_WEIGHT, from_dataframe, frame_library
 from ..structure.validation import EMPTY_MESSAGE, problem_error
+from . import build as b
 from . import worker as w
 
 log = logging.getLogger("cugraph_match.dask")
@@ -152,28 +153,39 @@ class DistributedGraph:
         self._check(summaries)
         id_dtype = self._id_dtype(meta, summaries)
         self.boundaries = _boundaries(summaries, p, id_dtype)
-        splits = [client.submit(w.split_partition, part, self.source, self.destination,
-                                self.weight, self.boundaries, p, id_dtype, pure=False)
+        routes = [client.submit(b.route_partition, part, self.source, self.destination,
+                                self.boundaries, p, id_dtype, pure=False)
                   for part in parts]
-        pieces = [[client.submit(w.piece, split, k, pure=False) for k in range(p)]
-                  for split in splits]
-        sizes = [client.submit(w.piece_bytes, split, pure=False) for split in splits]
+        holders = client.who_has(parts)
+        source_of = [next(iter(holders.get(part.key, ())), None) for part in parts]
+        # worker k takes its rows from the partitions one after another (each
+        # take waits for k's previous absorb), starting at its own offset so
+        # that the p chains read different partitions at once
+        absorbs: list[list] = [[] for _ in range(p)]
+        taken_from: list[list] = [[] for _ in range(p)]
+        for k, address in enumerate(self.workers):
+            key, after = w.part_key(self.gid, k), None
+            for j in range(len(parts)):
+                i = (k * len(parts) // p + j) % len(parts)
+                where = {"workers": [source_of[i]], "allow_other_workers": True} \
+                    if source_of[i] is not None else {}
+                piece = client.submit(b.take_piece, parts[i], routes[i], k, self.source,
+                                      self.destination, self.weight, id_dtype, after,
+                                      pure=False, **where)
+                after = client.submit(b.absorb_piece, key, piece, after, workers=[address],
+                                      pure=False)
+                absorbs[k].append(after)
+                taken_from[k].append(source_of[i])
+                del piece
         builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
-                                self.weighted, self.device_frames, self._what,
-                                *[row[k] for row in pieces], workers=[address], pure=False)
+                                self.weighted, self.device_frames, self._what, absorbs[k][-1],
+                                workers=[address], pure=False)
                   for k, address in enumerate(self.workers)]
-        # a piece moved when it was cut on another worker than the one it was for
-        sizes = client.gather(sizes)  # the splits are done once their sizes are
-        where = client.who_has(splits)
-        moved = 0
-        for i, split in enumerate(splits):
-            for k in range(p):
-                if self.workers[k] not in where.get(split.key, ()):
-                    moved += sizes[i][k]
-        # dropped before the builds end, so that the workers free the input
-        # rows and their pieces as soon as the builds reading them are done
-        del parts, splits, pieces
+        # dropped before the builds end, so that the workers free each piece
+        # once it is absorbed and each route once its rows are taken
+        del parts, routes
         try:
+            sizes = client.gather(absorbs)
             infos = client.gather(builds)
         except BaseException:
             # let every build end before the parts are dropped (a drop
@@ -181,8 +193,12 @@ class DistributedGraph:
             from distributed import wait
 
             wait(builds)
+            client.run(b.drop_staged_all, self.gid)
             raise
-        del builds
+        # a piece moved when it was taken on another worker than its owner's
+        moved = sum(size["bytes"] for k in range(p) for size, source in
+                    zip(sizes[k], taken_from[k]) if source != self.workers[k])
+        del builds, absorbs
         self.parts = infos
         self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
         cut_edges = sum(sum(i["cut"]) for i in infos) // 2
@@ -200,6 +216,7 @@ class DistributedGraph:
             "row_entries": [i["entries"] for i in infos],
             "cut_per_worker": [sum(i["cut"]) for i in infos],
             "weight_table_bytes": [i["table"] for i in infos],
+            "phases": [i["phases"] for i in infos],
         }
         log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers "
                  "(%s cut edges, %s bytes moved)", self.stats["vertices"], self.stats["edges"],

@@ -36,38 +36,6 @@ _REFUSED = -2
 _TAKEN_FREE = -1
 
 
-@njit(cache=True, nogil=True)
-def cut_entries(offsets, indices, keys, own_lo, own_hi):
-    """Every entry of an owned row whose neighbour is a ghost: (pair, key, own, ghost, at)
-    with ``pair = max << 32 | min`` in local ids.  Each cut edge appears once
-    (only one of its ends is owned here); ``at`` is the entry's place in the rows."""
-    count = 0
-    for r in range(own_lo, own_hi):
-        for j in range(offsets[r], offsets[r + 1]):
-            x = indices[j]
-            if x < own_lo or x >= own_hi:
-                count += 1
-    pair = np.empty(count, dtype=np.uint64)
-    key = np.empty(count, dtype=np.uint32)
-    own = np.empty(count, dtype=np.int64)
-    ghost = np.empty(count, dtype=np.int64)
-    at = np.empty(count, dtype=np.int64)
-    t = 0
-    for r in range(own_lo, own_hi):
-        for j in range(offsets[r], offsets[r + 1]):
-            x = indices[j]
-            if x < own_lo or x >= own_hi:
-                hi = max(r, x)
-                lo = min(r, x)
-                pair[t] = (np.uint64(hi) << _SHIFT) | np.uint64(lo)
-                key[t] = keys[j]
-                own[t] = r
-                ghost[t] = x
-                at[t] = j
-                t += 1
-    return pair, key, own, ghost, at
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _place(p, word, slot_start, slots, held):
     """Offer ``word`` to owned vertex p: -1 taken into a free slot, -2 refused,
@@ -116,11 +84,17 @@ def _emit(out, count, word):
 
 @njit(cache=True, nogil=True, inline="always")
 def _send(out_w, out_m, n_out, k, place, kind):
-    """Append a message; the buffers hold 3 words per cut edge, the most a
-    worker ever sends (see :func:`superstep`), so they never grow."""
+    """Append a message, doubling the buffers when full."""
+    if n_out == out_w.shape[0]:
+        bigger_w = np.empty(2 * out_w.shape[0] + 16, dtype=out_w.dtype)
+        bigger_w[:n_out] = out_w[:n_out]
+        out_w = bigger_w
+        bigger_m = np.empty(2 * out_m.shape[0] + 16, dtype=out_m.dtype)
+        bigger_m[:n_out] = out_m[:n_out]
+        out_m = bigger_m
     out_w[n_out] = k
     out_m[n_out] = np.uint32((place << 2) | kind)
-    return n_out + 1
+    return out_w, out_m, n_out + 1
 
 
 @njit(cache=True, nogil=True)
@@ -132,7 +106,8 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     ``owed`` lists owned vertices that owe a proposal (a vertex once per
     proposal owed), ``closing`` those of capacity 0 (first superstep only); ``in_worker[t]``/``in_word[t]`` are the incoming messages
     (sender, ``place << 2 | kind``).  Returns the outgoing messages as
-    ``(worker, word)`` arrays and the number of local proposals made.
+    ``(worker, word)`` buffers (grown when full; the first ``count`` entries
+    are this superstep's), ``count`` and the number of local proposals made.
     State (``slots``, ``held``, ``next_edge``, ``out_pending``, ``closed``,
     ``open_until``) is updated in place.
 
@@ -149,8 +124,12 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     for t in range(owed.shape[0]):
         stack, top = _emit(stack, top, owed[t])
     changed = np.empty(16, dtype=np.int64)  # owned vertices whose weakest offer rose
+    # each listed once: a vertex taking many offers in one superstep would
+    # otherwise be listed once per offer (the list grew to the row entries)
+    listed = np.zeros(slot_start.shape[0] - 1, dtype=np.bool_)
     n_changed = 0
     for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
+        listed[closing[t]] = True
         changed, n_changed = _emit(changed, n_changed, closing[t])
     n_out = 0
     for t in range(in_worker.shape[0]):
@@ -164,15 +143,17 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
             r = _place(p, word, slot_start, slots, held)
             if r == _REFUSED:
-                n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
             else:
-                changed, n_changed = _emit(changed, n_changed, p)
+                if not listed[p]:
+                    listed[p] = True
+                    changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
                     if owner_of[r] == me:
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        n_out = _send(out_w, out_m, n_out, k2,
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
         elif kind == RELEASE:
@@ -196,7 +177,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                     j += 1
                     continue
                 out_pending[c] = True
-                n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
                 j += 1
                 break
             proposals += 1
@@ -204,13 +185,15 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             r = _place(p, word, slot_start, slots, held)
             if r != _REFUSED:
                 j += 1
-                changed, n_changed = _emit(changed, n_changed, p)
+                if not listed[p]:
+                    listed[p] = True
+                    changed, n_changed = _emit(changed, n_changed, p)
                 if r >= 0:
                     if owner_of[r] == me:
                         stack, top = _emit(stack, top, r)
                     else:
                         k2 = owner_of[r]
-                        n_out = _send(out_w, out_m, n_out, k2,
+                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
                                                     _cut_place(cut_start, cut_pair, k2, r, p),
                                                     RELEASE)
                 break
@@ -232,9 +215,9 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             x = indices[j]
             if owner_of[x] != me:
                 k = owner_of[x]
-                n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
+                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
         open_until[v] = j
-    return out_w[:n_out], out_m[:n_out], proposals
+    return out_w, out_m, n_out, proposals
 
 
 @njit(cache=True, nogil=True)
@@ -319,3 +302,79 @@ def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, o
                     inside += w
         degree[r - own_lo] = d
     return total, inside, degree
+
+
+@njit(cache=True, nogil=True)
+def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers):
+    """Every cut edge of the owned rows, written straight into its place in the
+    order the workers name them by (owner of the ghost
+    end, max id, min id) without sorting the cut edges: owners are ranges of
+    local ids, so a ghost above the owned range is the max end (order: ghost,
+    then owned end, rows visited in id order) and a ghost below is the min
+    end (order: owned end, then ghost; each row's few lower ghosts sorted).
+    Returns (cut_start, pair, key, own, ghost, entry_cut); ``entry_cut[j]``
+    is the cut edge of row entry j, -1 inside the part."""
+    n = offsets.shape[0] - 1
+    per_owner = np.zeros(workers + 1, dtype=np.int64)
+    upper = np.zeros(n - own_hi + 1, dtype=np.int64)  # cut edges per ghost above
+    longest = 0
+    for r in range(own_lo, own_hi):
+        lower_here = 0
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x < own_lo:
+                per_owner[owner_of[x] + 1] += 1
+                lower_here += 1
+            elif x >= own_hi:
+                per_owner[owner_of[x] + 1] += 1
+                upper[x - own_hi + 1] += 1
+        longest = max(longest, lower_here)
+    for k in range(workers):
+        per_owner[k + 1] += per_owner[k]
+    total = per_owner[workers]
+    at_owner = per_owner[:workers].copy()
+    first_upper = per_owner[owner_of[own_hi - 1] + 1] if own_hi > own_lo else total
+    upper[0] = first_upper
+    for i in range(1, upper.shape[0]):
+        upper[i] += upper[i - 1]
+    pair = np.empty(total, dtype=np.uint64)
+    key = np.empty(total, dtype=np.uint32)
+    own = np.empty(total, dtype=indices.dtype)
+    ghost = np.empty(total, dtype=indices.dtype)
+    entry_cut = np.empty(indices.shape[0], dtype=offsets.dtype)  # cut edges < entries
+    entry_cut[:] = -1
+    buffer = np.empty(longest, dtype=np.int64)
+    for r in range(own_lo, own_hi):
+        count = 0
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x >= own_hi:
+                c = upper[x - own_hi]
+                upper[x - own_hi] = c + 1
+                pair[c] = (np.uint64(x) << _SHIFT) | np.uint64(r)
+                key[c] = keys[j]
+                own[c] = r
+                ghost[c] = x
+                entry_cut[j] = c
+            elif x < own_lo:
+                buffer[count] = j
+                count += 1
+        if count:
+            row = buffer[:count]
+            if count > 1:
+                near = np.empty(count, dtype=np.int64)
+                for t in range(count):
+                    near[t] = indices[row[t]]
+                row = row[np.argsort(near)]
+            for t in range(count):
+                j = row[t]
+                x = indices[j]
+                k = owner_of[x]
+                c = at_owner[k]
+                at_owner[k] = c + 1
+                pair[c] = (np.uint64(r) << _SHIFT) | np.uint64(x)
+                key[c] = keys[j]
+                own[c] = r
+                ghost[c] = x
+                entry_cut[j] = c
+    return per_owner, pair, key, own, ghost, entry_cut

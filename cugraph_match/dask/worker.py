@@ -20,17 +20,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.checks import plain
-from ..structure.csr import PreferenceCSR, preference_csr
-from ..structure.edges import undirected_edges
-from ..structure.graph import weight_values
+from ..structure.csr import PreferenceCSR
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
-from ..structure.renumber import renumber
-from ..structure.sort_cpu import bit_width, stable_argsort
+from ..structure.checks import plain
 from ..structure.validation import edge_problems
-from . import kernels
+from . import build, kernels
 
 #: The parts of distributed graphs held by this worker process, by
 #: :func:`part_key` (graph id and worker number).
@@ -101,40 +97,6 @@ def owners(ids: pd.Series, boundaries) -> np.ndarray:
     return np.searchsorted(boundaries, ids.to_numpy(), side="right").astype(np.int64)
 
 
-def split_partition(frame, source: str, destination: str, weight: str | None, boundaries,
-                    workers: int, id_dtype) -> list:
-    """An input partition's rows cut by owner: a row goes to the owner of each
-    endpoint (once when both ends have the same owner)."""
-    host = _host(frame)
-    columns = {"u": host[source], "v": host[destination]}
-    if weight is not None:
-        columns["w"] = host[weight]
-    rows = pd.DataFrame(columns, copy=False).reset_index(drop=True)
-    if id_dtype is not None:
-        rows["u"] = rows["u"].astype(id_dtype)
-        rows["v"] = rows["v"].astype(id_dtype)
-    if workers == 1:
-        return [rows]
-    ou = owners(rows["u"], boundaries)
-    ov = owners(rows["v"], boundaries)
-    both = np.flatnonzero(ou != ov)
-    position = np.concatenate([np.arange(len(rows)), both])
-    # a narrow dtype makes NumPy's stable sort a one-pass radix sort
-    dest = np.concatenate([ou, ov[both]]).astype(np.min_scalar_type(workers - 1))
-    order = np.argsort(dest, kind="stable")
-    cuts = np.searchsorted(dest[order], np.arange(workers + 1))
-    return [rows.take(position[order[cuts[k]:cuts[k + 1]]]).reset_index(drop=True)
-            for k in range(workers)]
-
-
-def piece(pieces: list, k: int):
-    return pieces[k]
-
-
-def piece_bytes(pieces: list) -> list[int]:
-    return [int(p.memory_usage(index=False, deep=True).sum()) for p in pieces]
-
-
 # --------------------------------------------------------------------------
 # the worker's part of the graph
 # --------------------------------------------------------------------------
@@ -198,72 +160,54 @@ class LocalPart:
 
 
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
-               device_frames: bool, what: str, *pieces) -> dict:
-    """Build and keep this worker's part from the row pieces sent to it;
-    ``gid`` is the part's key (:func:`part_key`)."""
-    rows = pd.concat([p for p in pieces if p is not None and len(p)], ignore_index=True) \
-        if any(p is not None and len(p) for p in pieces) else pieces[0]
-    codes, labels = renumber([rows["u"], rows["v"]], pd, np, what)
+               device_frames: bool, what: str, *absorbed) -> dict:
+    """Build and keep this worker's part from the pieces it absorbed
+    (``absorbed``: its absorbs, so that the build runs after them); ``gid`` is
+    the part's key (:func:`part_key`).  The stages' memory and CPU time are
+    reported in ``phases`` (the process's peak resident bytes so far, its
+    resident bytes, this thread's CPU seconds) for the benchmark."""
+    phases = [_phase("absorbed")]
+    pieces = build.STAGED.pop(gid, [])
+    labels, edges = build.local_edges(pieces, weighted, what)
+    del pieces
+    phases.append(_phase("edges"))
     n = len(labels)
-    w = weight_values(rows["w"], np) if weighted else None
-    del rows, pieces
-    edges = undirected_edges(codes[0], codes[1], w, n, np)
-    del codes, w
-    pref = preference_csr(edges, np)
-    loop = edges.loop
-    del edges
     ids = np.int32 if n < 2**31 else np.int64
     owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
-    pair, key, own, ghost, at = kernels.cut_entries(pref.offsets, pref.indices, pref.keys,
-                                                   own_lo, own_hi)
-    first = int(pref.offsets[own_lo])
-    keys = int(pref.indices.shape[0]) // 2 + 1  # before the ghosts' rows go
-    pref = _owned_rows(pref, own_lo, own_hi)
-    ghost_owner = owner_of[ghost]
-    order = cut_order(pair, ghost_owner, n, workers)
-    entry_cut = np.full(pref.indices.shape[0], -1,
-                        dtype=np.int32 if order.shape[0] < 2**31 else np.int64)
-    entry_cut[at[order] - first] = np.arange(order.shape[0])
-    cut_start = np.zeros(workers + 1, dtype=np.int64)
-    cut_start[1:] = np.cumsum(np.bincount(ghost_owner, minlength=workers)[:workers])
+    loop = edges.loop
+    pref, keys = build.owned_preference(edges, own_lo, own_hi)
+    del edges
+    phases.append(_phase("preference"))
+    cut_start, pair, key, own, ghost, entry_cut = kernels.ordered_cut_edges(
+        pref.offsets, pref.indices, pref.keys, own_lo, own_hi, owner_of, workers)
     check_cut_sizes(cut_start)
     part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
-                     pair[order], own[order].astype(ids), ghost[order].astype(ids), key[order],
-                     entry_cut, weighted,
-                     device_frames, keys)
+                     pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
+    del pair, key, own, ghost
     PARTS[gid] = part
+    phases.append(_phase("part"))
     return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
-            "label_dtype": labels.dtype}
+            "label_dtype": labels.dtype, "phases": phases}
 
 
-def cut_order(pair: np.ndarray, ghost_owner: np.ndarray, n: int, workers: int) -> np.ndarray:
-    """The cut edges' order by (owner of the ghost end, max id, min id): one
-    radix sort of the three packed into a word when they fit in 64 bits (local
-    ids below ``n``, ``pair = max << 32 | min``), else a lexsort."""
-    bits = bit_width(max(n - 1, 0))
-    owner_bits = bit_width(max(workers - 1, 0))
-    if 2 * bits + owner_bits > 64:
-        return np.lexsort((pair, ghost_owner))
-    shift = np.uint64(bits)
-    key = pair >> np.uint64(32)  # max
-    key <<= shift
-    key |= pair & np.uint64(0xFFFFFFFF)  # min
-    key |= ghost_owner.astype(np.uint64) << np.uint64(2 * bits)
-    return stable_argsort(key, 2 * bits + owner_bits)
+def _status_bytes(field: str) -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return 0
 
 
-def _owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int) -> PreferenceCSR:
-    """The preference rows with the ghosts' rows emptied: rows are stored one
-    after another, so the owned ones are one slice.  Only owned rows are ever
-    read; a ghost row would hold a second copy of every cut edge."""
-    first, last = int(pref.offsets[own_lo]), int(pref.offsets[own_hi])
-    offsets = np.clip(pref.offsets - pref.offsets.dtype.type(first), 0, last - first)
-    return PreferenceCSR(offsets.astype(pref.offsets.dtype), pref.indices[first:last].copy(),
-                         pref.keys[first:last].copy(), pref.weight_of_key)
+def _phase(name: str) -> tuple:
+    """(stage, peak resident bytes so far, resident bytes, this thread's CPU s)."""
+    return (name, _status_bytes("VmHWM"), _status_bytes("VmRSS"), time.thread_time())
 
 
 def drop_part(gid: str) -> bool:
@@ -353,8 +297,12 @@ def start_run(gid: str) -> int:
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
     run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
-    run["out_worker"] = np.empty(3 * part.cut_own.shape[0], dtype=np.int64)
-    run["out_word"] = np.empty(3 * part.cut_own.shape[0], dtype=np.uint32)
+    # message buffers grow in the kernel when a superstep sends more (a
+    # superstep sends at most 3 words per cut edge; the first, the largest,
+    # about 0.8 measured at R-MAT 20)
+    start = max(1024, part.cut_own.shape[0])
+    run["out_worker"] = np.empty(start, dtype=np.min_scalar_type(max(part.workers - 1, 0)))
+    run["out_word"] = np.empty(start, dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
     owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
     run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
@@ -380,16 +328,20 @@ def superstep(gid: str, previous, *incoming) -> dict:
     owed = run.pop("owed", none)
     closing = run.pop("closing", none)
     pref = part.pref
-    out_worker, out_word, proposals = kernels.superstep(
+    out_worker, out_word, n_out, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
         run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
         part.cut_ghost, part.cut_key, part.entry_cut, run["out_pending"], run["closed"],
         run["open_until"],
         owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
-    order = np.argsort(out_worker, kind="stable")
-    cuts = np.searchsorted(out_worker[order], np.arange(part.workers + 1))
-    blocks = [out_word[order[cuts[k]:cuts[k + 1]]] if cuts[k + 1] > cuts[k] else None
-              for k in range(part.workers)]
+    run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
+    out_worker, out_word = out_worker[:n_out], out_word[:n_out]
+    # one mask per destination, not an argsort: no position array as large
+    # as the messages (words to one worker keep their order either way)
+    blocks = []
+    for k in range(part.workers):
+        to_k = out_word[out_worker == k]
+        blocks.append(to_k if to_k.shape[0] else None)
     return {"blocks": blocks, "sent": int(out_word.shape[0]),
             "bytes": [0 if b is None else int(b.nbytes) for b in blocks],
             "received": int(in_word.shape[0]), "local_proposals": int(proposals),

@@ -1,0 +1,86 @@
+"""The streamed worker build (cugraph_match.dask.build) against the
+single-machine pipeline it replaces on a worker: the pieces' renumbering and
+bucketed edge set equal ``renumber`` + ``undirected_edges`` (labels, dtypes,
+order, largest duplicate weights, self-loops), and the owned preference rows
+equal ``preference_csr``'s rows of the owned vertices, keys included.  No
+cluster: these run in the test process."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cugraph_match.dask import build
+from cugraph_match.structure.csr import preference_csr
+from cugraph_match.structure.edges import undirected_edges
+from cugraph_match.structure.graph import weight_values
+from cugraph_match.structure.renumber import renumber
+
+ID_DTYPES = [np.int8, np.int32, np.int64, np.uint32, np.uint64]
+WEIGHT_DTYPES = [np.float32, np.float64, np.int64]
+
+
+@st.composite
+def piece_sets(draw):
+    dtype = np.dtype(draw(st.sampled_from(ID_DTYPES)))
+    info = np.iinfo(dtype)
+    spread = draw(st.sampled_from([1, 1000, 2**20]))  # dense table or sorted union
+    low = draw(st.sampled_from([info.min, 0, info.max // 2])) if dtype.kind == "i" else \
+        draw(st.sampled_from([0, info.max // 2]))
+    count = draw(st.integers(1, 40))
+    offsets = draw(st.lists(st.integers(0, count), min_size=2 * 60, max_size=2 * 60))
+    m = draw(st.integers(0, 60))
+    rows = [min(low + spread * o, int(info.max)) for o in offsets[:2 * m]]
+    values = np.array(rows, dtype=object).astype(dtype)
+    u, v = values[:m], values[m:2 * m]
+    wdtype = np.dtype(draw(st.sampled_from(WEIGHT_DTYPES)))
+    w = np.array(draw(st.lists(st.sampled_from([1, 2, 3]), min_size=m, max_size=m)),
+                 dtype=wdtype)
+    cuts = sorted(draw(st.lists(st.integers(0, m), max_size=3)))
+    bounds = [0] + cuts + [m]
+    weighted = draw(st.booleans())
+    pieces = [{"u": u[a:b], "v": v[a:b], "w": w[a:b] if weighted else None}
+              for a, b in zip(bounds, bounds[1:])]
+    return u, v, w, weighted, pieces
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=piece_sets(), split=st.floats(0, 1))
+def test_streamed_build_equals_the_single_machine_pipeline(case, split):
+    u, v, w, weighted, pieces = case
+    labels, edges = build.local_edges(pieces, weighted, "ids")
+    assert pieces == []  # consumed
+    codes, expected_labels = renumber([pd.Series(u), pd.Series(v)], pd, np, "ids")
+    expected = undirected_edges(codes[0], codes[1],
+                                weight_values(pd.Series(w), np) if weighted else None,
+                                len(expected_labels), np)
+    pd.testing.assert_series_equal(labels, expected_labels)
+    assert edges.n == expected.n
+    for name in ("lo", "hi", "w", "loop"):
+        got, want = getattr(edges, name), getattr(expected, name)
+        if want is None:
+            assert got is None, name
+        else:
+            assert got.dtype == want.dtype, name
+            np.testing.assert_array_equal(got, want, err_msg=name)
+    # the owned rows of any range equal the single-machine rows of those vertices
+    n = edges.n
+    own_lo = int(split * n) // 2
+    own_hi = max(own_lo, int(split * n))
+    whole = preference_csr(expected, np)
+    pref, keys = build.owned_preference(edges, own_lo, own_hi)
+    assert keys == expected.num_edges + 1
+    for r in range(n):
+        got = slice(pref.offsets[r], pref.offsets[r + 1])
+        if own_lo <= r < own_hi:
+            want = slice(whole.offsets[r], whole.offsets[r + 1])
+            np.testing.assert_array_equal(pref.indices[got], whole.indices[want])
+            np.testing.assert_array_equal(pref.keys[got], whole.keys[want])
+        else:
+            assert got.stop == got.start  # ghost rows are empty
+    if whole.weight_of_key is None:
+        assert pref.weight_of_key is None
+    else:
+        np.testing.assert_array_equal(pref.weight_of_key, whole.weight_of_key)
