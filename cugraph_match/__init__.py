@@ -6,7 +6,7 @@ family, each algorithm beside its kernels) and ``datasets``.
 """
 
 from . import dask, datasets
-from .community import louvain, modularity
+from .community import leiden, louvain, modularity
 from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marriage,
                        stable_marriage_master_lists)
 from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
@@ -14,6 +14,7 @@ from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matchin
                        roma_matching, suitor_matching)
 from .structure.backend import gpu_available
 from .structure.graph import Graph
+from .structure.progress import show_progress
 
 __all__ = [
     "Graph",
@@ -26,6 +27,7 @@ __all__ = [
     "datasets",
     "gpu_available",
     "is_matching",
+    "leiden",
     "locally_dominant_matching",
     "louvain",
     "matching_weight",
@@ -33,6 +35,7 @@ __all__ = [
     "modularity",
     "popular_matching",
     "roma_matching",
+    "show_progress",
     "stable_marriage",
     "stable_marriage_master_lists",
     "suitor_matching",
