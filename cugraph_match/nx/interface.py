@@ -17,6 +17,7 @@ import numbers
 from contextlib import contextmanager
 
 from . import community as _community
+from . import leiden as _leiden
 from . import matching as _matching
 from .graph import BACKEND_NAME, NxGraph, from_networkx, to_networkx
 
@@ -244,6 +245,13 @@ class BackendInterface:
             for label, value in (("resolution", resolution), ("threshold", threshold)):
                 if (reason := _real_reason(label, value)) is not None:
                     return reason
+        if name in ("leiden_communities", "leiden_partitions"):
+            weight = _argument("weight", 1, args, kwargs, "weight")
+            resolution = _argument("resolution", 2, args, kwargs, 1)
+            if (reason := _weight_reason(weight)) is not None:
+                return reason
+            if (reason := _real_reason("resolution", resolution)) is not None:
+                return reason
         if name == "modularity":
             weight = _argument("weight", 2, args, kwargs, "weight")
             resolution = _argument("resolution", 3, args, kwargs, 1)
@@ -313,6 +321,19 @@ class BackendInterface:
         with _cpu_threads(G):
             levels = _community.louvain_partitions(G, weight, resolution, threshold, seed,
                                                    device=_device())
+        return _steps_with(lambda: _cpu_threads(G), levels)
+
+    # NetworkX has no Leiden of its own: should_run never sends it back
+    @staticmethod
+    def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None):
+        with _cpu_threads(G):
+            return _leiden.leiden_communities(G, weight, resolution, max_level, seed,
+                                              device=_device())
+
+    @staticmethod
+    def leiden_partitions(G, weight="weight", resolution=1, seed=None):
+        with _cpu_threads(G):
+            levels = _leiden.leiden_partitions(G, weight, resolution, seed, device=_device())
         return _steps_with(lambda: _cpu_threads(G), levels)
 
     modularity = staticmethod(_community.modularity)
