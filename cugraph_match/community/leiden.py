@@ -11,7 +11,7 @@ from ..structure.edges import sum_safe
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
-from ..structure.progress import Stopwatch, log_level
+from ..structure.progress import Stopwatch, log_step
 from ..structure.validation import check_seed, numpy_seed
 from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, _move_phase, _rows,
                       _rows_of_graph, first_appearance_codes, level_modularity)
@@ -186,7 +186,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
         parts, k = first_appearance_codes(moved, xp)
         gained = new_q - q
         community, q = first_appearance_codes(parts[member], xp)[0], new_q
-        log_level("leiden", depth, level.n, level.edges, clock.lap(), communities=k, Q=float(q))
+        log_step("leiden level", depth, level.n, level.edges, clock.lap(), communities=k,
+                 Q=float(q))
         if depth == 0 or bool((moved != start).any()):
             if connected_levels:
                 yield _split_disconnected(first.rows, community, backend)[0], q, False
@@ -197,8 +198,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
             refined, joined = _refine(level, parts, resolution, theta, mean_weight, backend,
                                       [seed, depth, 1])
             refined, k_refined = first_appearance_codes(refined, xp)
-            log_level("leiden refinement", depth, level.n, level.edges, clock.lap(),
-                      refined_communities=k_refined, joined=joined)
+            log_step("leiden refinement level", depth, level.n, level.edges, clock.lap(),
+                     refined_communities=k_refined, joined=joined)
             # the level gained nothing and the refinement split nothing
             converged = gained < threshold and k_refined == k
         if converged:
@@ -220,8 +221,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
         member = refined[member]
     final, extra = _split_disconnected(first.rows, community, backend)
     if extra:
-        log_level("leiden connectivity split", 0, g.n, first.edges, clock.lap(),
-                  new_communities=extra)
+        log_step("leiden connectivity split", None, g.n, first.edges, clock.lap(),
+                 new_communities=extra)
     yield final, q, True
 
 

@@ -11,7 +11,7 @@ from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, su
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
-from ..structure.progress import Stopwatch, log_level
+from ..structure.progress import Stopwatch, log_step
 from ..structure.validation import check_seed, numpy_seed
 from .modularity import _check_resolution, modularity_of
 
@@ -158,8 +158,8 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
             k = coarse.n
         else:
             level_community, k = first_appearance_codes(moved, xp)
-        log_level("louvain", level, level_graph.n, int(level_graph.lo.shape[0]), clock.lap(),
-                  communities=k, Q=float(new_q))
+        log_step("louvain level", level, level_graph.n, int(level_graph.lo.shape[0]),
+                 clock.lap(), communities=k, Q=float(new_q))
         if k == level_graph.n:
             break  # nothing merged: the partition is final
         candidate = level_community[community]
@@ -174,8 +174,8 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     if refine and g.n:
         refined, refined_q = _move_phase(first_rows, g.loop, community.copy(), resolution, threshold,
                                          backend, [seed, 2**31])  # its own order stream
-        log_level("louvain refinement", 0, g.n, int(g.lo.shape[0]), clock.lap(),
-                  Q=float(max(refined_q, q)))
+        log_step("louvain refinement", None, g.n, int(g.lo.shape[0]), clock.lap(),
+                 Q=float(max(refined_q, q)))
         if refined_q > q:
             community = refined
     return first_appearance_codes(community, xp)[0]

@@ -21,6 +21,7 @@ import pandas as pd
 from ..matching.b_suitor import _node_attribute, capacity_values
 from ..structure.graph import lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.progress import log_step
 from ..structure.validation import capacity_scalar, require_vertex_frame
 from . import worker as w
 from .graph import DistributedGraph
@@ -147,6 +148,8 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
             messages.append(sent)
             moved.append(sum(sum(c["bytes"]) for c in counts))
             busy.append(max(c["seconds"] for c in counts))
+            log_step("dask b-suitor superstep", len(messages) - 1, graph.stats["vertices"],
+                     graph.stats["edges"], busy[-1], messages=sent, bytes_moved=moved[-1])
             if sent == 0:
                 finished = True
                 break

@@ -17,6 +17,7 @@ from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import matching_frame
+from ..structure.progress import log_step, progress_enabled
 from ..structure.validation import (numpy_seed, plain, require_unique_ids,
                                     require_vertex_frame)
 from . import roma_cpu as cpu
@@ -555,7 +556,8 @@ def _roma_complete(problem: _Complete, initial, phases, threshold, seed, threads
     else:
         run = lambda order: (cpu.dense_phase(matrix, points, n, mate, mw, order,  # noqa: E731
                                              float(threshold)),) * 2
-    _run_phases(run, None if gpu else _phase_orders(seed, problem.size), phases, info)
+    _run_phases(run, None if gpu else _phase_orders(seed, problem.size), phases, info, n,
+                n * (n - 1) // 2, mw)
     info.weight = float(mw.sum()) / 2.0
     real = mate[:n]
     real = xp.where(real >= n, -1, real)  # the padding vertex's partner stays unmatched
@@ -579,15 +581,20 @@ def _dense_mate_weights_xp(problem: _Complete, mate):
     return xp.where(real, w, 0.0)
 
 
-def _run_phases(run, orders, phases: int, info: RomaInfo) -> None:
-    """Phases until ``phases`` or one without a change; per-phase figures into ``info``."""
-    for _ in range(phases):
+def _run_phases(run, orders, phases: int, info: RomaInfo, vertices: int, edges: int,
+                mw) -> None:
+    """Phases until ``phases`` or one without a change; per-phase figures into
+    ``info``, and a progress line per phase (the weight read only when shown)."""
+    for phase in range(phases):
         order = next(orders) if orders is not None else None
         clock = time.perf_counter()
         flips, attempts = run(order)
         info.phase_seconds.append(time.perf_counter() - clock)
         info.flips.append(int(flips))
         info.attempts.append(int(attempts))
+        if progress_enabled():
+            log_step("roma phase", phase, vertices, edges, info.phase_seconds[-1],
+                     flips=int(flips), weight=float(mw.sum()) / 2.0)
         if flips == 0:
             info.converged = True
             break
@@ -678,7 +685,7 @@ def _roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block):
                 return flips, flips
 
             orders = _phase_orders(seed, n)
-        _run_phases(run, orders, phases, info)
+        _run_phases(run, orders, phases, info, n, g.num_edges, mw)
     elif phases:
         info.flips, info.attempts, info.phase_seconds, info.converged = [0], [0], [0.0], True
     info.weight = float(mw.sum()) / 2.0

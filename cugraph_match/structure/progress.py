@@ -84,15 +84,23 @@ class Stopwatch:
         return seconds
 
 
-def log_level(what: str, level: int, vertices: int, edges: int, seconds: float,
-              **figures) -> None:
-    """One INFO line for a level or phase: ``what level i: n vertices, m edges, ..., s``."""
+def progress_enabled() -> bool:
+    """Whether progress lines would be shown (skip computing figures otherwise)."""
+    return LOG.isEnabledFor(logging.INFO)
+
+
+def log_step(what: str, index: int | None, vertices: int, edges: int, seconds: float,
+             **figures) -> None:
+    """One INFO line for a level or phase: ``what index: n vertices, m edges, ..., s``
+    (``what`` names the algorithm and the step, e.g. ``"leiden level"``; no
+    index for a step that happens once)."""
     if not LOG.isEnabledFor(logging.INFO):
         return
     extra = "".join(f", {name.replace('_', ' ')} {_figure(value)}"
                     for name, value in figures.items())
-    LOG.info("%s level %d: %s vertices, %s edges%s, %.3f s", what, level, f"{vertices:,}",
-             f"{edges:,}", extra, seconds)
+    step = what if index is None else f"{what} {index}"
+    LOG.info("%s: %s vertices, %s edges%s, %.3f s", step, f"{vertices:,}", f"{edges:,}", extra,
+             seconds)
 
 
 def _figure(value) -> str:
