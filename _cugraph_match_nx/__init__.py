@@ -49,6 +49,16 @@ _FUNCTIONS = {
         "Directed graphs are declined (NetworkX uses directed modularity)."
     ),
     "louvain_partitions": "As ``louvain_communities``, one partition per level.",
+    "leiden_communities": (
+        "cugraph_match's Leiden (NetworkX has none of its own): Louvain's move "
+        "phase, a refinement into well-connected sub-communities and aggregation "
+        "on the refined partition, iterated while it gains; every community is "
+        "connected.  ``seed`` seeds the CPU's visiting orders and refinement."
+    ),
+    "leiden_partitions": (
+        "As ``leiden_communities``, one partition per level, each community "
+        "connected."
+    ),
     "modularity": (
         "Vectorised; directed graphs, multigraphs and self-loops as in NetworkX. "
         "Sums are in a different order, so results may differ in the last bits."
@@ -101,7 +111,7 @@ def get_info() -> dict:
         "backend_name": "cugraph_match",
         "project": "cugraph_match",
         "package": "cugraph_match",
-        "short_summary": "Matching and Louvain on the GPU (CuPy + numba.cuda) or the CPU (numba).",
+        "short_summary": "Matching, Louvain and Leiden on the GPU (CuPy + numba.cuda) or the CPU (numba).",
         "functions": {name: {"additional_docs": docs} for name, docs in functions.items()},
         # ``nx.config.backends.cugraph_match``, read on every call:
         # device: "auto" (the GPU when usable), "cpu" or "gpu";

@@ -113,6 +113,12 @@ def main(argv: list[str]) -> int:
     print(f"{'ok  ' if q >= 0.95 * cpu_q else 'FAIL'}  louvain q {q:.4f} vs cpu {cpu_q:.4f}")
     ok &= q >= 0.95 * cpu_q
     ok &= roma(frame, small)
+    parts, q = cm.leiden(frame, backend="gpu")
+    again, q_again = cm.leiden(frame, backend="gpu")
+    ok &= same("leiden twice", again, parts) and q == q_again
+    cpu_q = cm.leiden(frame, backend="cpu")[1]
+    print(f"{'ok  ' if q >= 0.95 * cpu_q else 'FAIL'}  leiden q {q:.4f} vs cpu {cpu_q:.4f}")
+    ok &= q >= 0.95 * cpu_q
     for kind, n in sizes:
         pp, ap = stable_marriage_instance(n, kind, seed=1)
         for algorithm in ("mcvitie_wilson", "gale_shapley"):

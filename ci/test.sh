@@ -36,6 +36,7 @@ NETWORKX_SUITE=(
     networkx.algorithms.tests.test_matching
     networkx.algorithms.approximation.tests.test_matching
     networkx.algorithms.community.tests.test_louvain
+    networkx.algorithms.community.tests.test_leiden
     networkx.algorithms.community.tests.test_quality
     networkx.algorithms.community.tests.test_utils
     networkx.algorithms.bipartite.tests.test_matching

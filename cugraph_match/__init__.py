@@ -7,7 +7,7 @@ family, each algorithm beside its kernels) and ``datasets``.
 
 from . import dask, datasets
 from .bipartite import assignment
-from .community import louvain, modularity
+from .community import leiden, louvain, modularity
 from .marriage import (b_marriage, blocking_pairs, popular_matching, stable_marriage,
                        stable_marriage_master_lists)
 from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matching,
@@ -15,6 +15,7 @@ from .matching import (b_suitor_matching, coarsen, coarsen_hierarchy, is_matchin
                        project_partition, roma_matching, suitor_matching)
 from .structure.device import gpu_available
 from .structure.graph import Graph
+from .structure.progress import show_progress
 
 __all__ = [
     "Graph",
@@ -28,6 +29,7 @@ __all__ = [
     "datasets",
     "gpu_available",
     "is_matching",
+    "leiden",
     "locally_dominant_matching",
     "louvain",
     "matching_weight",
@@ -36,6 +38,7 @@ __all__ = [
     "popular_matching",
     "project_partition",
     "roma_matching",
+    "show_progress",
     "stable_marriage",
     "stable_marriage_master_lists",
     "suitor_matching",

@@ -199,3 +199,16 @@ def test_dtypes():
     coarse, mapping = cm.coarsen(PATH, cm.suitor_matching(PATH, backend="cpu"), backend="cpu")
     assert coarse["src"].dtype == np.int64 and coarse["weight"].dtype == np.float64
     assert mapping["coarse_vertex"].dtype == np.int64
+
+
+def test_levels_are_logged_at_info(caplog):
+    """Each kept level is one progress line (logger ``cugraph_match``, INFO)."""
+    with caplog.at_level("INFO", logger="cugraph_match"):
+        levels = cm.coarsen_hierarchy(cm.datasets.load("netscience"), min_vertices=200,
+                                      backend="cpu")
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().startswith("coarsen_hierarchy level ")]
+    assert len(lines) == len(levels)
+    assert lines[0].startswith("coarsen_hierarchy level 0: 1,461 vertices, 2,742 edges, "
+                               "coarse vertices 849, coarse edges ")
+    assert lines[1].startswith("coarsen_hierarchy level 1: 849 vertices, ")

@@ -469,3 +469,14 @@ def test_message_places_must_fit_their_word():
     check_cut_sizes(np.array([0, 5, 2**30 - 1 + 5], dtype=np.int64))
     with pytest.raises(ValueError, match="2\\*\\*30"):
         check_cut_sizes(np.array([0, 3, 2**30 + 3], dtype=np.int64))
+
+
+def test_supersteps_are_logged_at_info(client, caplog):
+    """One progress line per superstep (logger ``cugraph_match``, INFO)."""
+    edges = pd.DataFrame({"src": range(9), "dst": range(1, 10), "weight": np.arange(1.0, 10)})
+    with caplog.at_level("INFO", logger="cugraph_match"):
+        _, stats = cm.suitor_matching(dask_frame(edges, 2)[0], return_stats=True)
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().startswith("dask b-suitor superstep ")]
+    assert len(lines) == stats["rounds"]
+    assert lines[0].startswith("dask b-suitor superstep 0: 10 vertices, 9 edges, messages ")

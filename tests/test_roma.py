@@ -404,3 +404,16 @@ def test_initial_unknown_vertex_with_null_mate_refused():
         cm.roma_matching(edges, initial=frame, backend="cpu")
     ok = pd.DataFrame({"vertex": ["a", "b", "c"], "mate": ["b", "a", None]})
     assert cm.matching_weight(cm.roma_matching(edges, initial=ok, backend="cpu")) == 2.0
+
+
+def test_phases_are_logged_at_info(caplog):
+    """One progress line per phase (logger ``cugraph_match``, INFO), with the
+    matching's weight after it."""
+    edges = cm.datasets.load("netscience")
+    with caplog.at_level("INFO", logger="cugraph_match"):
+        result, info = cm.roma_matching(edges, backend="cpu", return_info=True)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("roma phase ")]
+    assert len(lines) == info.phases
+    assert lines[0].startswith(f"roma phase 0: 1,461 vertices, 2,742 edges, flips "
+                               f"{info.flips[0]:,}, weight ")
+    assert f"weight {info.weight:.6g}," in lines[-1]

@@ -12,6 +12,7 @@ from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, su
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
+from ..structure.progress import Stopwatch, log_step
 from .modularity import modularity_of
 
 # The paper's thresholds: a coarse one while the graph is large, which stops
@@ -142,6 +143,7 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     community = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
     level_graph = g
     q = level_modularity(g, community, resolution, backend)
+    clock = Stopwatch()
     for level in range(max_level):
         limit = COARSE_THRESHOLD if level_graph.n > COARSE_ABOVE_VERTICES else threshold
         csr = first_rows if level_graph is g else level_rows(level_graph, xp)
@@ -156,6 +158,8 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
             k = coarse.n
         else:
             level_community, k = first_appearance_codes(moved, xp)
+        log_step("louvain level", level, level_graph.n, int(level_graph.lo.shape[0]),
+                 clock.lap(), communities=k, Q=float(new_q))
         if k == level_graph.n:
             break  # nothing merged: the partition is final
         candidate = level_community[community]
@@ -170,6 +174,8 @@ def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, m
     if refine and g.n:
         refined, refined_q = _move_phase(first_rows, g.loop, community.copy(), resolution, threshold,
                                          backend, [seed, 2**31])  # its own order stream
+        log_step("louvain refinement", None, g.n, int(g.lo.shape[0]), clock.lap(),
+                 Q=float(max(refined_q, q)))
         if refined_q > q:
             community = refined
     return first_appearance_codes(community, xp)[0]
@@ -206,10 +212,12 @@ def level_rows(g: WeightedGraph, xp):
     return rows.offsets, rows.indices, rows.weights
 
 
-def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed):
+def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed,
+                empty_moves=False):
     """One move phase from ``community`` on either backend; returns the new
     communities and their modularity.  ``order_seed`` seeds the CPU's random
-    visiting order."""
+    visiting order; ``empty_moves`` offers the CPU's vertices an empty
+    community too (Leiden's local moving)."""
     offsets, indices, weights = csr
     if backend.name == "gpu":
         from .louvain_gpu import move_phase_gpu
@@ -221,7 +229,7 @@ def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed
     order = np.random.default_rng([numpy_seed(int(s)) for s in order_seed]).permutation(
         loop.shape[0])
     q, _ = move_phase(offsets, indices, weights, loop, community, resolution, threshold,
-                      MAX_PASSES, order)
+                      MAX_PASSES, order, empty_moves)
     return community, q
 
 

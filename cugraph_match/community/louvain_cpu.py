@@ -56,7 +56,7 @@ def modularity_csr(offsets, indices, weights, loop, community, resolution):
 
 @njit(cache=True, nogil=True)
 def move_phase(offsets, indices, weights, loop, community, resolution, threshold, max_passes,
-               order):
+               order, empty_moves=False):
     """Local moving: visit the vertices in ``order``, move each to the
     neighbouring community of largest gain (ties to the lowest community id)
     and commit at once; repeat while a pass gains at least ``threshold``.
@@ -70,6 +70,12 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
     original Louvain code, matters more: in id order, meshes whose ids
     follow the geometry snowball into a few huge communities (4elt: 0.816
     instead of 0.927).
+
+    ``empty_moves=True`` also offers v an empty community (gain 0), as
+    Leiden's local moving does: from a partition that is not all singletons
+    (Leiden's aggregate levels), a vertex that its community pulls less than
+    the others push (a disconnected piece, say) leaves it alone.  From
+    singletons, as Louvain starts, it never applies.
     """
     n = offsets.shape[0] - 1
     k = weighted_degrees(offsets, weights, loop)
@@ -82,6 +88,17 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
     to_community = np.zeros(n, dtype=np.float64)
     stamp = np.full(n, -1, dtype=np.int64)
     touched = np.empty(n, dtype=np.int64)
+    # community ids free for empty moves (a lazy stack: an id in it may have
+    # been refilled since, and is skipped when popped)
+    free = np.empty(n if empty_moves else 0, dtype=np.int64)
+    in_free = np.zeros(n if empty_moves else 0, dtype=np.bool_)
+    free_top = 0
+    if empty_moves:
+        for c in range(n):
+            if size[c] == 0:
+                free[free_top] = c
+                in_free[c] = True
+                free_top += 1
     q = modularity_csr(offsets, indices, weights, loop, community, resolution)
     if two_m == 0.0:
         return q, 0
@@ -116,12 +133,26 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                 gain = to_community[c] - resolution * k[v] * a[c] / two_m
                 if not found or gain > best_gain or (gain == best_gain and c < best):
                     best, best_gain, found = c, gain, True
+            if empty_moves and size[own] > 0 and stay < 0.0 and (not found or best_gain < 0.0):
+                # an empty community (gain 0) beats staying and every neighbour;
+                # v's community keeps a member, so n vertices leave an id free
+                while True:
+                    free_top -= 1
+                    best = free[free_top]
+                    in_free[best] = False
+                    if size[best] == 0:
+                        break
+                best_gain, found = 0.0, True
             if not found or best_gain <= stay:
                 best = own
             else:
                 # ΔQ of the move is (gain - stay) / m, m = two_m / 2 (see the module notes)
                 gained += 2.0 * (best_gain - stay) / two_m
                 moved += 1
+                if empty_moves and size[own] == 0 and not in_free[own]:
+                    free[free_top] = own
+                    in_free[own] = True
+                    free_top += 1
             community[v] = best
             a[best] += k[v]
             size[best] += 1

@@ -22,6 +22,7 @@ from ..structure.checks import (capacity_scalar, capacity_values, node_attribute
                                 require_vertex_frame)
 from ..structure.graph import lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.progress import log_step
 from . import worker as w
 from .graph import DistributedGraph
 
@@ -152,6 +153,8 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
             messages.append(sent)
             moved.append(sum(sum(c["bytes"]) for c in counts))
             busy.append(max(c["seconds"] for c in counts))
+            log_step("dask b-suitor superstep", len(messages) - 1, graph.stats["vertices"],
+                     graph.stats["edges"], busy[-1], messages=sent, bytes_moved=moved[-1])
             if sent == 0:
                 finished = True
                 break

@@ -14,6 +14,7 @@ from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, f
 from ..structure.graph import Graph, as_graph, internal_ids
 from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.output import edge_list_frame, host_or_device, vertex_frame
+from ..structure.progress import Stopwatch, log_step
 from .maximal import METHODS, maximal_mates
 
 
@@ -280,8 +281,10 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     labels = g.labels
     level, current = None, g
     levels = []
+    clock = Stopwatch()
     while current.num_vertices > min_vertices and len(levels) < max_levels:
         n = current.num_vertices
+        m = current.num_edges
         mate = maximal_mates(current, matching, weighted, seed + len(levels))
         if current is g and not isinstance(graph, Graph):
             g.release_rows()  # a graph of our own: its rows are not needed again
@@ -294,6 +297,8 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
         del mate
         levels.append((_edge_frame(coarse, lib, xp),
                        vertex_frame(labels, lib, "coarse_vertex", coarse_of.astype(np.int64))))
+        log_step("coarsen_hierarchy level", len(levels) - 1, n, m, clock.lap(),
+                 coarse_vertices=coarse.n, coarse_edges=int(coarse.lo.shape[0]))
         del coarse_of
         labels = lib.Series(host_or_device(xp.arange(coarse.n, dtype=np.int64), lib),
                             name="vertex")

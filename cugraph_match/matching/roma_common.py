@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..structure.checks import numpy_seed, plain, require_vertex_frame
+from ..structure.progress import log_step, progress_enabled
 
 #: Integer weights above this in magnitude are refused: gains are computed in
 #: float64, which holds every integer only up to 2**53, and a rounded gain could
@@ -100,15 +101,20 @@ def require_symmetric(mate: np.ndarray, label) -> None:
                          f"{'none' if mate[y] < 0 else repr(plain(label(int(mate[y]))))})")
 
 
-def run_phases(run, orders, phases: int, info: RomaInfo) -> None:
-    """Phases until ``phases`` or one without a change; per-phase figures into ``info``."""
-    for _ in range(phases):
+def run_phases(run, orders, phases: int, info: RomaInfo, vertices: int, edges: int,
+               mw) -> None:
+    """Phases until ``phases`` or one without a change; per-phase figures into
+    ``info``, and a progress line per phase (the weight read only when shown)."""
+    for phase in range(phases):
         order = next(orders) if orders is not None else None
         clock = time.perf_counter()
         flips, attempts = run(order)
         info.phase_seconds.append(time.perf_counter() - clock)
         info.flips.append(int(flips))
         info.attempts.append(int(attempts))
+        if progress_enabled():
+            log_step("roma phase", phase, vertices, edges, info.phase_seconds[-1],
+                     flips=int(flips), weight=float(mw.sum()) / 2.0)
         if flips == 0:
             info.converged = True
             break

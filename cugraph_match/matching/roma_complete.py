@@ -257,7 +257,8 @@ def roma_complete(problem: CompleteProblem, initial, phases, threshold, seed, th
     else:
         run = lambda order: (cpu.dense_phase(matrix, points, n, mate, mw, order,  # noqa: E731
                                              float(threshold)),) * 2
-    run_phases(run, None if gpu else phase_orders(seed, problem.size), phases, info)
+    run_phases(run, None if gpu else phase_orders(seed, problem.size), phases, info, n,
+               n * (n - 1) // 2, mw)
     info.weight = float(mw.sum()) / 2.0
     real = mate[:n]
     real = xp.where(real >= n, -1, real)  # the padding vertex's partner stays unmatched

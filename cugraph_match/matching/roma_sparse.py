@@ -155,7 +155,7 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
                 return flips, flips
 
             orders = phase_orders(seed, n)
-        run_phases(run, orders, phases, info)
+        run_phases(run, orders, phases, info, n, g.num_edges, mw)
     elif phases:
         info.flips, info.attempts, info.phase_seconds, info.converged = [0], [0], [0.0], True
     info.weight = float(mw.sum()) / 2.0

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 from . import bipartite as _bipartite
 from . import community as _community
+from . import leiden as _leiden
 from . import matching as _matching
 from .config import config_value, device as configured_device
 from .graph import BACKEND_NAME, NxGraph, from_networkx, to_networkx
@@ -245,6 +246,13 @@ class BackendInterface:
             for label, value in (("resolution", resolution), ("threshold", threshold)):
                 if (reason := _real_reason(label, value)) is not None:
                     return reason
+        if name in ("leiden_communities", "leiden_partitions"):
+            weight = _argument("weight", 1, args, kwargs, "weight")
+            resolution = _argument("resolution", 2, args, kwargs, 1)
+            if (reason := _weight_reason(weight)) is not None:
+                return reason
+            if (reason := _real_reason("resolution", resolution)) is not None:
+                return reason
         if name == "modularity":
             weight = _argument("weight", 2, args, kwargs, "weight")
             resolution = _argument("resolution", 3, args, kwargs, 1)
@@ -322,6 +330,19 @@ class BackendInterface:
     @staticmethod
     def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
         return _bipartite.minimum_weight_full_matching(G, top_nodes, weight, device=configured_device())
+
+    # NetworkX has no Leiden of its own: should_run never sends it back
+    @staticmethod
+    def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None):
+        with _cpu_threads(G):
+            return _leiden.leiden_communities(G, weight, resolution, max_level, seed,
+                                              device=configured_device())
+
+    @staticmethod
+    def leiden_partitions(G, weight="weight", resolution=1, seed=None):
+        with _cpu_threads(G):
+            levels = _leiden.leiden_partitions(G, weight, resolution, seed, device=configured_device())
+        return _steps_with(lambda: _cpu_threads(G), levels)
 
     modularity = staticmethod(_community.modularity)
     partition_quality = staticmethod(_community.partition_quality)

@@ -1,0 +1,301 @@
+"""Leiden community detection (Traag, Waltman & van Eck 2019), on the GPU and the CPU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..structure.edges import sum_safe
+from ..structure.graph import as_graph, require_undirected
+from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.output import vertex_frame
+from ..structure.progress import Stopwatch, log_step
+from ..structure.checks import check_resolution, check_seed, numpy_seed
+from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, _move_phase, first_appearance_codes,
+                      level_modularity, level_rows, rows_of_graph)
+
+# θ in units of the graph's mean edge weight: exp(ΔH / θw̄) with θ = 0.01 makes
+# a gain one mean edge larger e^100 times likelier, so the refinement is
+# greedy but for near-ties, as igraph's default β = 0.01 (see leiden_cpu).
+DEFAULT_THETA = 0.01
+
+
+def leiden(graph: Any, source: str = "src", destination: str = "dst",
+           weight: str | None = DEFAULT_WEIGHT, resolution: float = 1.0, max_level: int = 100,
+           theta: float = DEFAULT_THETA, seed: int = 0, threshold: float = 1e-7,
+           backend: str = "auto", symmetrize: bool = False, *, max_iter: int | None = None,
+           random_state: int | None = None):
+    """Communities of high modularity, each one connected, by the Leiden method.
+
+    Each level runs three phases (Traag, Waltman & van Eck, "From Louvain to
+    Leiden: guaranteeing well-connected communities", 2019):
+
+    1. *local moving*: Louvain's move phase, from the previous level's
+       partition (singletons at the first level);
+    2. *refinement*: inside every community found, vertices start alone and
+       merge only into sub-communities they are well connected to, so each
+       refined community is connected;
+    3. *aggregation*: every refined community becomes one vertex, and the
+       next level starts from the unrefined communities (a community the
+       refinement split is several vertices there, which the next move phase
+       may separate).
+
+    The run stops when a level's move phase leaves every vertex alone, when
+    a level gains less than ``threshold`` and the refinement split nothing,
+    or after ``max_level`` levels.  Finally any community that is not
+    connected (possible only when ``max_level`` cut the run short, or when
+    the refinement merged nothing and the level was aggregated by its
+    communities) is split into its connected components, which never lowers
+    modularity.  Every returned community induces a connected subgraph.
+
+    Parameters
+    ----------
+    graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
+        The graph, as in :func:`louvain`: undirected, duplicates keep their
+        largest weight, self-loops kept (twice in their vertex's degree); a
+        directed graph object is an error unless ``symmetrize=True``.
+    source, destination, weight : str
+        Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
+        No weight column means every weight is 1.
+    resolution : float
+        γ in the modularity (as in cuGraph and NetworkX).
+    max_level : int
+        At most this many levels (``max_iter`` is cuGraph's name for it).
+    theta : float
+        Randomness of the refinement (cuGraph's and the paper's θ): a vertex
+        joins a sub-community with probability ∝ exp(ΔH / (θ w̄)), ΔH its
+        gain in edge weight and w̄ the graph's mean edge weight, so θ does not
+        depend on the weights' scale; 0.01 (the default, igraph's β) is
+        greedy but for near-ties, 0 fully greedy.  The GPU refines greedily
+        (deterministic rounds) whatever θ is.
+    seed : int
+        Seed of the CPU's visiting orders and refinement draws
+        (``random_state`` is cuGraph's name for it); the result is the same
+        for a seed.  Any int, as :func:`louvain`.  The GPU result does not
+        depend on the seed and is the same on every run.
+    threshold : float
+        A level's move phase ends when a pass gains less than this (10⁻² while
+        a level has more than 100,000 vertices, as :func:`louvain`).
+    backend : {"auto", "gpu", "cpu"}
+    symmetrize : bool
+        Accept a directed graph object, taking its edges as undirected.
+    max_iter, random_state : int, optional
+        cuGraph's names for ``max_level`` and ``seed``.
+
+    Returns
+    -------
+    parts : DataFrame
+        ``vertex | community``, one row per vertex, sorted by vertex;
+        communities numbered ``0..k-1`` in order of their first vertex.
+        cuDF when the input lives on the GPU, else pandas.
+    q : float
+        The modularity of ``parts``, equal to :func:`modularity` of it.
+
+    Examples
+    --------
+    >>> import cugraph_match as cm
+    >>> parts, q = cm.leiden(cm.datasets.load("karate"), backend="cpu")
+    >>> round(q, 4), parts["community"].nunique()
+    (0.4198, 4)
+    """
+    max_level = _alias(max_level, max_iter, 100, "max_level", "max_iter")
+    seed = _alias(seed, random_state, 0, "seed", "random_state")
+    require_undirected(graph, symmetrize, "leiden")
+    check_resolution(resolution)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+            or not threshold >= 0:
+        raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
+    if isinstance(max_level, bool) or not isinstance(max_level, (int, np.integer)) \
+            or max_level < 1:
+        name = "max_iter" if max_iter is not None else "max_level"
+        raise ValueError(f"{name} must be a positive int, got {max_level!r}")
+    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.number)) \
+            or not np.isfinite(theta) or theta < 0:
+        raise ValueError(f"theta must be a non-negative finite number, got {theta!r}")
+    seed = check_seed(seed, "random_state" if random_state is not None else "seed")
+    prepared = as_graph(graph, source, destination, weight, backend)
+    given = prepared.weighted_graph()
+    if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
+        raise ValueError("leiden needs at least one edge: the graph has no edge weight")
+    g = sum_safe(given, prepared.backend.xp)
+    community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
+                                   float(theta),
+                                   rows=rows_of_graph(prepared) if g is given else None)
+    q = level_modularity(g, community, resolution, prepared.backend, fixed=False)
+    return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
+
+
+def _alias(value, alias, default, name: str, alias_name: str):
+    """``value``, or cuGraph's ``alias`` for it when given; both differing is an error."""
+    if alias is None:
+        return value
+    if value is not default and value != default and value != alias:
+        raise ValueError(f"{name}={value!r} and {alias_name}={alias!r} name the same "
+                         f"parameter; give one of them")
+    return alias
+
+
+def leiden_communities(g, resolution: float, threshold: float, max_level: int, backend,
+                       seed: int = 0, theta: float = DEFAULT_THETA, rows=None):
+    """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph."""
+    community = None
+    for community, _, final in leiden_levels(g, resolution, threshold, max_level, backend, seed,
+                                             theta, rows):
+        if final:
+            break
+    return community
+
+
+def leiden_levels(g, resolution: float, threshold: float, max_level: int, backend,
+                  seed: int = 0, theta: float = DEFAULT_THETA, rows=None,
+                  connected_levels: bool = False):
+    """Yield ``(community, q, final)`` after each level's move phase that moved a
+    vertex (the first level's always), then once with ``final=True``: the
+    result, its communities split into connected components.
+
+    ``community`` holds codes ``0..k-1`` by first vertex of g's vertices and
+    ``q`` its modularity (the last ``q`` is that of the unsplit partition;
+    splitting only raises it).  A level's partition may hold a disconnected
+    community, which later levels separate; ``connected_levels=True`` yields
+    every level split into connected components too (the NetworkX backend's
+    partitions).
+    """
+    xp = backend.xp
+    if backend.name == "gpu":
+        from .louvain_gpu import fixed_point
+
+        g, _ = fixed_point(g, xp)  # exact sums: the same partition on every run
+        rows = None
+    first = _Level(g.n, g.loop, rows if rows is not None else level_rows(g, xp))
+    mean_weight = float(g.w.sum()) / g.w.shape[0] if g.w.shape[0] else 1.0
+    enough = COARSE_THRESHOLD if g.n > COARSE_ABOVE_VERTICES else threshold
+    member = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
+    start = xp.arange(g.n, dtype=np.int64)   # the level's initial partition
+    level = first
+    q = _singletons_modularity(g, first, resolution, backend)
+    iteration_q = q  # Q when the current iteration started
+    community = member
+    clock = Stopwatch()
+    for depth in range(max_level):
+        limit = COARSE_THRESHOLD if level.n > COARSE_ABOVE_VERTICES else threshold
+        moved, new_q = _move_phase(level.rows, level.loop, start.copy(), resolution, limit,
+                                   backend, [seed, depth], empty_moves=True)
+        parts, k = first_appearance_codes(moved, xp)
+        gained = new_q - q
+        community, q = first_appearance_codes(parts[member], xp)[0], new_q
+        log_step("leiden level", depth, level.n, level.edges, clock.lap(), communities=k,
+                 Q=float(q))
+        if depth == 0 or bool((moved != start).any()):
+            if connected_levels:
+                yield _split_disconnected(first.rows, community, backend)[0], q, False
+            else:
+                yield community, q, False
+        converged = k == level.n  # every vertex alone: nothing left to aggregate
+        if not converged:
+            refined, joined = _refine(level, parts, resolution, theta, mean_weight, backend,
+                                      [seed, depth, 1])
+            refined, k_refined = first_appearance_codes(refined, xp)
+            log_step("leiden refinement level", depth, level.n, level.edges, clock.lap(),
+                     refined_communities=k_refined, joined=joined)
+            # the level gained nothing and the refinement split nothing
+            converged = gained < threshold and k_refined == k
+        if converged:
+            # another iteration (igraph's n_iterations) while the last one gained
+            # enough: the original vertices move again, from the partition found
+            if level is first or q - iteration_q < enough:
+                break
+            iteration_q, level, member, start = q, first, xp.arange(g.n, dtype=np.int64), \
+                community
+            continue
+        if k_refined == level.n:
+            # the refinement merged nothing: aggregate by the communities
+            # themselves (as igraph does), else the graph would not shrink
+            refined, k_refined, start = parts, k, xp.arange(k, dtype=np.int64)
+        else:
+            start = xp.empty(k_refined, dtype=np.int64)
+            start[refined] = parts  # a refined community lies inside one community
+        level = _aggregate(level, refined, k_refined, backend)
+        member = refined[member]
+    final, extra = _split_disconnected(first.rows, community, backend)
+    if extra:
+        log_step("leiden connectivity split", None, g.n, first.edges, clock.lap(),
+                 new_communities=extra)
+    yield final, q, True
+
+
+@dataclass
+class _Level:
+    """A level's graph as Louvain's kernels read it: rows (offsets, indices,
+    weights; no self-loops) and every vertex's self-loop weight."""
+
+    n: int
+    loop: Any
+    rows: tuple
+
+    @property
+    def edges(self) -> int:
+        return int(self.rows[1].shape[0]) // 2
+
+
+def _singletons_modularity(g, first: _Level, resolution: float, backend) -> float:
+    """Q of the partition into singletons: Σ loop / m − γ Σ k² / (2m)²."""
+    if backend.name == "gpu":
+        return level_modularity(g, backend.xp.arange(g.n, dtype=np.int64), resolution, backend)
+    from .louvain_cpu import weighted_degrees
+
+    k = weighted_degrees(*first.rows[::2], first.loop)
+    two_m = float(k.sum())
+    return float(first.loop.sum()) / (two_m / 2) - resolution * float(((k / two_m) ** 2).sum())
+
+
+def _refine(level: _Level, parts, resolution, theta, mean_weight, backend, order_seed):
+    """The refined partition of ``parts`` (labels in ``0..n-1``) and how many joined."""
+    offsets, indices, weights = level.rows
+    if backend.name == "gpu":
+        from .leiden_gpu import refine_gpu
+
+        return refine_gpu(offsets, indices, weights, level.loop, parts, resolution, backend.xp)
+    from .leiden_cpu import refine_partition
+    from .louvain_cpu import weighted_degrees
+
+    k = weighted_degrees(offsets, weights, level.loop)
+    rng = np.random.default_rng([numpy_seed(int(s)) for s in order_seed])
+    order = rng.permutation(level.n)
+    uniform = rng.random(level.n) if theta > 0 else np.zeros(0)
+    refined, joined = refine_partition(offsets, indices, weights, k, float(k.sum()), parts,
+                                       resolution, theta * mean_weight, order, uniform)
+    return refined, int(joined)
+
+
+def _aggregate(level: _Level, refined, k: int, backend) -> _Level:
+    """The level contracted by ``refined`` (codes ``0..k-1``)."""
+    if backend.name == "gpu":
+        from .louvain_gpu import contract_gpu
+
+        # codes 0..k-1 are all used, so CONTRACT keeps them as the coarse ids
+        coarse, _ = contract_gpu(*level.rows, level.loop, refined, backend.xp)
+        return _Level(coarse.n, coarse.loop, level_rows(coarse, backend.xp))
+    from .leiden_cpu import aggregate_rows
+
+    offsets, indices, weights, loop = aggregate_rows(*level.rows, level.loop, refined, k)
+    return _Level(k, loop, (offsets, indices, weights))
+
+
+def _split_disconnected(rows, community, backend):
+    """``community`` with each community's connected components apart (codes
+    ``0..k-1`` by first vertex), and how many communities were split."""
+    xp = backend.xp
+    codes, k = first_appearance_codes(community, xp)
+    offsets, indices, _ = rows
+    if backend.name == "gpu":
+        from .leiden_gpu import components_gpu
+
+        labels = components_gpu(offsets, indices, codes, xp)
+    else:
+        from .leiden_cpu import split_disconnected
+
+        labels, _ = split_disconnected(offsets, indices, codes)
+    split, pieces = first_appearance_codes(labels, xp)
+    return split, pieces - k
