@@ -111,12 +111,12 @@ def test_refined_communities_are_connected_and_inside_the_partition(edges, label
     partition: every refined community lies inside one community, induces a
     connected subgraph (NetworkX), and only well-connected vertices join."""
     from cugraph_match.community.leiden_cpu import refine_partition
-    from cugraph_match.community.louvain import _rows
+    from cugraph_match.community.louvain import level_rows
     from cugraph_match.community.louvain_cpu import weighted_degrees
 
     prepared = cm.Graph(edges, backend="cpu")
     g = prepared.weighted_graph()
-    offsets, indices, weights = _rows(g, np)
+    offsets, indices, weights = level_rows(g, np)
     n = g.n
     community = np.asarray(labels[:n], dtype=np.int64)
     k = weighted_degrees(offsets, weights, g.loop)
