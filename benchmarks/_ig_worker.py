@@ -118,3 +118,67 @@ def run_modularity(membership_path: str, repeat: int, resolution: float = 1.0,
 
     runs, q = _runs(one, repeat, warmup)
     return {"runs": runs, "modularity": float(q)}
+
+
+def run_leiden(repeat: int, n_iterations: int = 2, resolution: float = 1.0, seed: int = 0,
+               warmup: int = 1, beta: float = 0.01) -> dict:
+    """End to end: graph from the arrays + ``community_leiden(objective_function=
+    "modularity", n_iterations=...)`` + ``membership`` (``bench_leiden.py``).
+    Python's ``random`` is igraph's RNG and is seeded before every run; each
+    run's process CPU time is recorded beside its wall time (``cpu_s``)."""
+    import igraph as ig
+
+    weights = "weight" if _STATE["w"] is not None else None
+
+    def one(phases):
+        cpu = time.process_time()
+        graph = _graph(phases)
+        random.seed(seed)
+        ig.set_random_number_generator(random)
+        t0 = time.perf_counter()
+        clustering = graph.community_leiden(objective_function="modularity", weights=weights,
+                                            resolution=resolution, beta=beta,
+                                            n_iterations=n_iterations)
+        membership = clustering.membership
+        phases["leiden_s"] = time.perf_counter() - t0
+        phases["cpu_s"] = time.process_time() - cpu
+        return graph, membership
+
+    runs, (graph, membership) = _runs(one, repeat, warmup)
+    return {"runs": runs, "membership": np.asarray(membership, dtype=np.int64),
+            "modularity_own": float(graph.modularity(membership, weights=weights,
+                                                     resolution=resolution)),
+            "ig_edges": int(graph.ecount())}
+
+
+def run_leidenalg(repeat: int, n_iterations: int = 2, resolution: float = 1.0, seed: int = 0,
+                  warmup: int = 1) -> dict:
+    """End to end: igraph's graph from the arrays (as ``run_leiden``) +
+    ``leidenalg.find_partition`` (``ModularityVertexPartition``; at γ ≠ 1
+    ``RBConfigurationVertexPartition``, the same quality with a resolution)."""
+    import leidenalg
+
+    weights = "weight" if _STATE["w"] is not None else None
+
+    def one(phases):
+        cpu = time.process_time()
+        graph = _graph(phases)
+        t0 = time.perf_counter()
+        if resolution == 1.0:
+            part = leidenalg.find_partition(graph, leidenalg.ModularityVertexPartition,
+                                            weights=weights, n_iterations=n_iterations,
+                                            seed=seed)
+        else:
+            part = leidenalg.find_partition(graph, leidenalg.RBConfigurationVertexPartition,
+                                            weights=weights, n_iterations=n_iterations,
+                                            seed=seed, resolution_parameter=resolution)
+        membership = part.membership
+        phases["leiden_s"] = time.perf_counter() - t0
+        phases["cpu_s"] = time.process_time() - cpu
+        return graph, membership
+
+    runs, (graph, membership) = _runs(one, repeat, warmup)
+    return {"runs": runs, "membership": np.asarray(membership, dtype=np.int64),
+            "modularity_own": float(graph.modularity(membership, weights=weights,
+                                                     resolution=resolution)),
+            "version": leidenalg.__version__}

@@ -190,3 +190,30 @@ def run_plm(repeat: int, refine: bool = False, gamma: float = 1.0, seed: int = 0
             "modularity_own": float(nk.community.Modularity().getQuality(partition, graph)),
             "communities": int(partition.numberOfSubsets()),
             "nk_edges": int(graph.numberOfEdges())}
+
+
+def run_parallel_leiden(repeat: int, iterations: int = 3, gamma: float = 1.0, seed: int = 0,
+                        warmup: int = 1) -> dict:
+    """End to end: graph from the arrays (self-loops kept, parallel edges
+    removed), ``ParallelLeiden(G, randomize=True, iterations, gamma).run()`` +
+    ``getPartition()`` (``bench_leiden.py``); NetworKit's seed set before every
+    run; each run's process CPU time (all its threads) beside its wall time."""
+    nk = _nk()
+
+    def one(phases):
+        cpu = time.process_time()
+        graph = _graph(False, phases)
+        nk.setSeed(int(seed), False)
+        t0 = time.perf_counter()
+        algo = nk.community.ParallelLeiden(graph, True, int(iterations), float(gamma))
+        algo.run()
+        partition = algo.getPartition()
+        phases["leiden_s"] = time.perf_counter() - t0
+        phases["cpu_s"] = time.process_time() - cpu
+        return graph, partition
+
+    runs, (graph, partition) = _runs(one, repeat, warmup)
+    return {"runs": runs,
+            "membership": np.asarray(partition.getVector(), dtype=np.int64),
+            "modularity_own": float(nk.community.Modularity().getQuality(partition, graph)),
+            "nk_edges": int(graph.numberOfEdges())}

@@ -81,6 +81,8 @@ def graph_call(cm, function: str, df, params: dict, parts=None):
                                   refine=bool(params.get("refine", True)))
     if function == "modularity":
         return lambda: cm.modularity(df, parts)
+    if function == "leiden":
+        return lambda: cm.leiden(df, backend="cpu", seed=int(params.get("seed", 0)))
     raise ValueError(f"unknown graph function {function!r}")
 
 

@@ -69,12 +69,15 @@ def pytest_configure(config):
 def pytest_runtest_protocol(item, nextitem):
     _handler.ran = _handler.fell_back = 0
     yield
+    # under --pyargs node ids lose their module ("::test_quality"): keyed by file too,
+    # or same-named tests of two modules (test_louvain, test_leiden) count once
+    key = f"{item.location[0]}{item.nodeid}"
     if _handler.ran > 0:
-        _groups[item.nodeid] = "backend"
+        _groups[key] = "backend"
     elif _handler.fell_back > 0:
-        _groups[item.nodeid] = "fallback only"
+        _groups[key] = "fallback only"
     else:
-        _groups[item.nodeid] = "NetworkX only"
+        _groups[key] = "NetworkX only"
 
 
 def pytest_runtest_logreport(report):
@@ -82,7 +85,7 @@ def pytest_runtest_logreport(report):
         outcome = report.outcome
         if hasattr(report, "wasxfail"):
             outcome = "xfailed" if report.outcome == "skipped" else "xpassed"
-        _outcomes[report.nodeid] = outcome
+        _outcomes[f"{report.location[0]}{report.nodeid}"] = outcome
 
 
 def pytest_terminal_summary(terminalreporter):

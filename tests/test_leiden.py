@@ -78,6 +78,15 @@ def test_every_community_is_connected_and_q_is_the_modularity(edges, resolution,
     parts, q = cm.leiden(edges, resolution=resolution, theta=theta, seed=seed,
                          max_level=max_level, backend="cpu")
     check_result(edges, parts, q, resolution)
+    # the run cut at max_level keeps what its last level reached (splitting only adds)
+    from cugraph_match.community.leiden import leiden_levels
+    from cugraph_match.structure.backend import resolve_backend
+
+    g = cm.Graph(edges, backend="cpu").weighted_graph()
+    reached = [level_q for _, level_q, final in
+               leiden_levels(g, resolution, 1e-7, max_level, resolve_backend("cpu"), seed, theta)
+               if not final]
+    assert q >= max(reached) - 1e-12
     graph = nx_graph(edges)
     communities = [set(g) for _, g in parts.groupby("community")["vertex"]]
     assert all(nx.is_connected(graph.subgraph(c)) for c in communities)

@@ -42,9 +42,11 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
        refinement split is several vertices there, which the next move phase
        may separate).
 
-    The run stops when a level's move phase leaves every vertex alone, when
-    a level gains less than ``threshold`` and the refinement split nothing,
-    or after ``max_level`` levels.  Finally any community that is not
+    The run stops when a level's move phase leaves every vertex alone, or
+    when a level gains less than ``threshold`` and the refinement split
+    nothing; as igraph's ``n_iterations=-1``, it then starts again from the
+    original vertices with the partition found while an iteration gains
+    enough; ``max_level`` bounds the levels of all iterations together.  Finally any community that is not
     connected (possible only when ``max_level`` cut the run short, or when
     the refinement merged nothing and the level was aggregated by its
     communities) is split into its connected components, which never lowers
@@ -76,8 +78,14 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
         for a seed.  Any int, as :func:`louvain`.  The GPU result does not
         depend on the seed and is the same on every run.
     threshold : float
-        A level's move phase ends when a pass gains less than this (10⁻² while
-        a level has more than 100,000 vertices, as :func:`louvain`).
+        The run ends after a level that gains less than this while the
+        refinement splits nothing, and takes another iteration from the
+        original vertices only while the last one gained this much (10⁻² on
+        graphs of more than 100,000 vertices).  The CPU's move phase is the
+        paper's fast local moving, which runs until no vertex moves (a pass
+        must gain 10⁻² while a level has more than 100,000 vertices, as in
+        :func:`louvain`); the GPU's synchronous passes stop when one gains
+        less than ``threshold``.
     backend : {"auto", "gpu", "cpu"}
     symmetrize : bool
         Accept a directed graph object, taking its edges as undirected.
@@ -142,7 +150,7 @@ def leiden_communities(g, resolution: float, threshold: float, max_level: int, b
     """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph."""
     community = None
     for community, _, final in leiden_levels(g, resolution, threshold, max_level, backend, seed,
-                                             theta, rows):
+                                             theta, rows, every_level=False):
         if final:
             break
     return community
@@ -150,10 +158,11 @@ def leiden_communities(g, resolution: float, threshold: float, max_level: int, b
 
 def leiden_levels(g, resolution: float, threshold: float, max_level: int, backend,
                   seed: int = 0, theta: float = DEFAULT_THETA, rows=None,
-                  connected_levels: bool = False):
+                  connected_levels: bool = False, every_level: bool = True):
     """Yield ``(community, q, final)`` after each level's move phase that moved a
-    vertex (the first level's always), then once with ``final=True``: the
-    result, its communities split into connected components.
+    vertex (the first level's always; none with ``every_level=False``), then
+    once with ``final=True``: the result, its communities split into
+    connected components.
 
     ``community`` holds codes ``0..k-1`` by first vertex of g's vertices and
     ``q`` its modularity (the last ``q`` is that of the unsplit partition;
@@ -171,27 +180,29 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
     first = _Level(g.n, g.loop, rows if rows is not None else level_rows(g, xp))
     mean_weight = float(g.w.sum()) / g.w.shape[0] if g.w.shape[0] else 1.0
     enough = COARSE_THRESHOLD if g.n > COARSE_ABOVE_VERTICES else threshold
+    fine = threshold if backend.name == "gpu" else 0.0
     member = xp.arange(g.n, dtype=np.int64)  # original vertex -> current level's vertex
     start = xp.arange(g.n, dtype=np.int64)   # the level's initial partition
     level = first
     q = _singletons_modularity(g, first, resolution, backend)
     iteration_q = q  # Q when the current iteration started
-    community = member
+    parts = start  # the level's partition: g's vertex v is in parts[member[v]]
     clock = Stopwatch()
     for depth in range(max_level):
-        limit = COARSE_THRESHOLD if level.n > COARSE_ABOVE_VERTICES else threshold
+        # the CPU's fast local moving runs until no vertex moves; the GPU's
+        # synchronous passes stop on Louvain's threshold (they may cycle)
+        limit = COARSE_THRESHOLD if level.n > COARSE_ABOVE_VERTICES else fine
         moved, new_q = _move_phase(level.rows, level.loop, start.copy(), resolution, limit,
-                                   backend, [seed, depth], empty_moves=True)
+                                   backend, [seed, depth], leiden_moves=True)
         parts, k = first_appearance_codes(moved, xp)
-        gained = new_q - q
-        community, q = first_appearance_codes(parts[member], xp)[0], new_q
+        gained, q = new_q - q, new_q
         log_step("leiden level", depth, level.n, level.edges, clock.lap(), communities=k,
                  Q=float(q))
-        if depth == 0 or bool((moved != start).any()):
+        if every_level and (depth == 0 or bool((moved != start).any())):
             if connected_levels:
-                yield _split_disconnected(first.rows, community, backend)[0], q, False
+                yield _split_disconnected(first.rows, parts[member], backend)[0], q, False
             else:
-                yield community, q, False
+                yield first_appearance_codes(parts[member], xp)[0], q, False
         converged = k == level.n  # every vertex alone: nothing left to aggregate
         if not converged:
             refined, joined = _refine(level, parts, resolution, theta, mean_weight, backend,
@@ -206,8 +217,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
             # enough: the original vertices move again, from the partition found
             if level is first or q - iteration_q < enough:
                 break
-            iteration_q, level, member, start = q, first, xp.arange(g.n, dtype=np.int64), \
-                community
+            parts = start = parts[member]
+            iteration_q, level, member = q, first, xp.arange(g.n, dtype=np.int64)
             continue
         if k_refined == level.n:
             # the refinement merged nothing: aggregate by the communities
@@ -217,8 +228,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
             start = xp.empty(k_refined, dtype=np.int64)
             start[refined] = parts  # a refined community lies inside one community
         level = _aggregate(level, refined, k_refined, backend)
-        member = refined[member]
-    final, extra = _split_disconnected(first.rows, community, backend)
+        member, parts = refined[member], start
+    final, extra = _split_disconnected(first.rows, parts[member], backend)
     if extra:
         log_step("leiden connectivity split", None, g.n, first.edges, clock.lap(),
                  new_communities=extra)

@@ -213,11 +213,11 @@ def level_rows(g: WeightedGraph, xp):
 
 
 def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed,
-                empty_moves=False):
+                leiden_moves=False):
     """One move phase from ``community`` on either backend; returns the new
     communities and their modularity.  ``order_seed`` seeds the CPU's random
-    visiting order; ``empty_moves`` offers the CPU's vertices an empty
-    community too (Leiden's local moving)."""
+    visiting order; ``leiden_moves`` makes the CPU's phase Leiden's fast local
+    moving (see ``louvain_cpu.move_phase``)."""
     offsets, indices, weights = csr
     if backend.name == "gpu":
         from .louvain_gpu import move_phase_gpu
@@ -229,7 +229,7 @@ def _move_phase(csr, loop, community, resolution, threshold, backend, order_seed
     order = np.random.default_rng([numpy_seed(int(s)) for s in order_seed]).permutation(
         loop.shape[0])
     q, _ = move_phase(offsets, indices, weights, loop, community, resolution, threshold,
-                      MAX_PASSES, order, empty_moves)
+                      MAX_PASSES, order, leiden_moves)
     return community, q
 
 

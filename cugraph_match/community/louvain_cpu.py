@@ -56,7 +56,7 @@ def modularity_csr(offsets, indices, weights, loop, community, resolution):
 
 @njit(cache=True, nogil=True)
 def move_phase(offsets, indices, weights, loop, community, resolution, threshold, max_passes,
-               order, empty_moves=False):
+               order, leiden_moves=False):
     """Local moving: visit the vertices in ``order``, move each to the
     neighbouring community of largest gain (ties to the lowest community id)
     and commit at once; repeat while a pass gains at least ``threshold``.
@@ -71,11 +71,14 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
     follow the geometry snowball into a few huge communities (4elt: 0.816
     instead of 0.927).
 
-    ``empty_moves=True`` also offers v an empty community (gain 0), as
-    Leiden's local moving does: from a partition that is not all singletons
-    (Leiden's aggregate levels), a vertex that its community pulls less than
-    the others push (a disconnected piece, say) leaves it alone.  From
-    singletons, as Louvain starts, it never applies.
+    ``leiden_moves=True`` is Leiden's fast local moving (Traag et al. 2019):
+    v may also move to an empty community (gain 0), so that from a partition
+    that is not all singletons (Leiden's aggregate levels) a vertex its
+    community pulls less than the others push (a disconnected piece, say)
+    leaves it; and after the first pass only vertices with a neighbour that
+    moved out of their community are visited again (in the same pass when
+    they come later in the order, as the paper's queue does), instead of
+    every vertex every pass.
     """
     n = offsets.shape[0] - 1
     k = weighted_degrees(offsets, weights, loop)
@@ -90,10 +93,11 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
     touched = np.empty(n, dtype=np.int64)
     # community ids free for empty moves (a lazy stack: an id in it may have
     # been refilled since, and is skipped when popped)
-    free = np.empty(n if empty_moves else 0, dtype=np.int64)
-    in_free = np.zeros(n if empty_moves else 0, dtype=np.bool_)
+    free = np.empty(n if leiden_moves else 0, dtype=np.int64)
+    in_free = np.zeros(n if leiden_moves else 0, dtype=np.bool_)
+    active = np.ones(n if leiden_moves else 0, dtype=np.bool_)  # to visit (Leiden's queue)
     free_top = 0
-    if empty_moves:
+    if leiden_moves:
         for c in range(n):
             if size[c] == 0:
                 free[free_top] = c
@@ -109,6 +113,10 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
         gained = 0.0  # this pass's modularity gain, from the moves' exact gains
         for t in range(n):
             v = order[t]
+            if leiden_moves:
+                if not active[v]:
+                    continue
+                active[v] = False
             own = community[v]
             count = 0
             for e in range(offsets[v], offsets[v + 1]):
@@ -133,7 +141,7 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                 gain = to_community[c] - resolution * k[v] * a[c] / two_m
                 if not found or gain > best_gain or (gain == best_gain and c < best):
                     best, best_gain, found = c, gain, True
-            if empty_moves and size[own] > 0 and stay < 0.0 and (not found or best_gain < 0.0):
+            if leiden_moves and size[own] > 0 and stay < 0.0 and (not found or best_gain < 0.0):
                 # an empty community (gain 0) beats staying and every neighbour;
                 # v's community keeps a member, so n vertices leave an id free
                 while True:
@@ -149,10 +157,14 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                 # ΔQ of the move is (gain - stay) / m, m = two_m / 2 (see the module notes)
                 gained += 2.0 * (best_gain - stay) / two_m
                 moved += 1
-                if empty_moves and size[own] == 0 and not in_free[own]:
-                    free[free_top] = own
-                    in_free[own] = True
-                    free_top += 1
+                if leiden_moves:
+                    if size[own] == 0 and not in_free[own]:
+                        free[free_top] = own
+                        in_free[own] = True
+                        free_top += 1
+                    for e in range(offsets[v], offsets[v + 1]):
+                        if community[indices[e]] != best:
+                            active[indices[e]] = True
             community[v] = best
             a[best] += k[v]
             size[best] += 1
