@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
@@ -24,7 +25,7 @@ from oracle import greedy_b_matching, greedy_matching
 S, D, W = "left_id", "right_id", "score"
 GREEDY = {"suitor": cm.suitor_matching, "locally_dominant": cm.locally_dominant_matching}
 UNMATCHED = ["drop", "left", "right", "both"]
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --------------------------------------------------------------------------
@@ -431,7 +432,7 @@ def _objects(frame):
     return out
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(case=two_tables(max_side=8, max_edges=24), partitions=st.sampled_from([1, 2, 3]),
        unmatched=st.sampled_from(UNMATCHED), b=st.sampled_from([0, 1, 2, (1, 2), "series"]),
@@ -505,7 +506,7 @@ def test_dask_bad_input_gives_the_single_machine_errors(client):
 
 
 @pytest.mark.cudasim
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=two_tables(max_side=6, max_edges=14), unmatched=st.sampled_from(UNMATCHED))
 def test_gpu_backend_equals_the_cpu(case, unmatched):
     frame, declared = case

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 from cugraph_match.dask import build
@@ -46,7 +47,7 @@ def piece_sets(draw):
     return u, v, w, weighted, pieces
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=piece_sets(), split=st.floats(0, 1))
 def test_streamed_build_equals_the_single_machine_pipeline(case, split):
     u, v, w, weighted, pieces = case

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
@@ -69,7 +70,7 @@ def check_result(edges, parts, q, resolution=1.0):
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edges=edge_frames(string_ids=False), resolution=st.sampled_from([0.5, 1.0, 2.0]),
        theta=st.sampled_from([0.0, 0.01, 1.0]), seed=st.integers(0, 100),
        max_level=st.sampled_from([1, 2, 100]))
@@ -94,7 +95,7 @@ def test_every_community_is_connected_and_q_is_the_modularity(edges, resolution,
                                                       resolution=resolution), abs=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(edges=edge_frames(max_vertices=40, max_edges=120, string_ids=False),
        seed=st.integers(0, 100))
 def test_the_refinement_not_the_safety_net_makes_communities_connected(edges, seed):
@@ -111,7 +112,7 @@ def test_the_refinement_not_the_safety_net_makes_communities_connected(edges, se
     np.testing.assert_array_equal(last, final)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(edges=edge_frames(max_vertices=30, max_edges=90, string_ids=False),
        labels=st.lists(st.integers(0, 3), min_size=30, max_size=30),
        theta=st.sampled_from([0.0, 0.01, 1.0]), seed=st.integers(0, 50))
@@ -269,7 +270,7 @@ def test_two_cliques_joined_through_a_bridge_stay_apart():
         check_result(edges, parts, q, resolution)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(case=multigraphs_with_isolated())
 def test_isolated_vertices_get_their_own_community(case):
     graph, edges, isolated = case

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
@@ -67,7 +68,7 @@ def bipartite_graphs(draw):
     return G, list(range(n_top))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=bipartite_graphs())
 def test_equals_networkx_weight_and_raises_where_it_raises(case):
     G, top = case
