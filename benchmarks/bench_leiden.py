@@ -95,6 +95,13 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="skip the prepared-Graph and kernel timings of Leiden")
     p.add_argument("--append", action="store_true",
                    help="merge into an existing result of the same --out-name")
+    p.add_argument("--quality-seeds", type=int, nargs="*", default=[0, 1, 2],
+                   help="on real and LFR graphs, also run ours and igraph's converged Leiden "
+                        "with each of these seeds (one run each) and compare the means "
+                        "(default 0 1 2)")
+    p.add_argument("--peer-timeout", type=int, default=540,
+                   help="seconds one peer call may take before its worker is killed and the "
+                        "peer recorded as not finished (default 540)")
     args = C.finish_args(p, p.parse_args(argv))
     if args.no_peers:
         args.no_igraph = args.no_leidenalg = args.no_networkit = True
@@ -178,7 +185,7 @@ def codes_of(wg, labels, membership_by_id) -> np.ndarray:
     return np.unique(membership, return_inverse=True)[1].astype(np.int64).ravel()
 
 
-def ours_runs(df, args, tag: str, n_ids: int) -> tuple[dict, tuple]:
+def ours_runs(df, args, tag: str, n_ids: int, quality_seeds=()) -> tuple[dict, tuple]:
     import cugraph_match as cm
     from cugraph_match.community.leiden import leiden_communities
     from cugraph_match.community.modularity import modularity_of
@@ -209,6 +216,11 @@ def ours_runs(df, args, tag: str, n_ids: int) -> tuple[dict, tuple]:
         out["calls"][name] = rec
         del parts
     rec = out["calls"]["leiden"]
+    if quality_seeds:
+        C.log(f"{tag}: leiden with seeds {quality_seeds}")
+        rec["q_by_seed"] = {str(s): rec["q"] if s == args.seed_leiden else
+                            float(cm.leiden(df, backend="cpu", **{**kw, "seed": s})[1])
+                            for s in quality_seeds}
     if not args.no_kernel:
         C.log(f"{tag}: leiden on a prepared Graph, kernel")
         walls, cpus, (_, pq) = timed(lambda: cm.leiden(g, **kw), r, warm)
@@ -247,40 +259,76 @@ def peer_record(res, wg, labels, resolution) -> dict:
     return rec
 
 
-def peers_runs(pools, path: Path, args, tag: str, wg, labels, num_edges: int) -> dict:
+class PeerTimeout(Exception):
+    pass
+
+
+def call_peer(pools: dict, key: str, timeout: int, fn, *args):
+    """``fn(*args)`` in the worker ``pools[key]``; past ``timeout`` seconds the
+    worker is killed (a fresh one is started for the next graph)."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    future = pools[key].submit(fn, *args)
+    try:
+        return future.result(timeout=timeout)
+    except FutureTimeout:
+        pool = pools[key]
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        pools[key] = C.start_worker("_nk_worker" if key == "nk" else "_ig_worker",
+                                    pools["threads"])[0]
+        raise PeerTimeout(f"did not finish within {timeout} s (worker killed)")
+
+
+def peers_runs(pools: dict, path: Path, args, tag: str, wg, labels, num_edges: int,
+               quality_seeds=()) -> dict:
     import _ig_worker as IG
     import _nk_worker as NK
 
     out = {}
-    ig_pool, nk_pool = pools
-    res_ = args.resolution
-    if ig_pool is not None:
-        ig_pool.submit(IG.load, str(path)).result()
+    res_, t = args.resolution, args.peer_timeout
+    runs = []
+    if pools.get("ig") is not None:
         if not args.no_igraph:
-            C.log(f"{tag}: igraph community_leiden n_iterations=2 end to end")
-            res = ig_pool.submit(IG.run_leiden, args.peer_repeat, 2, res_, args.seed_leiden,
-                                 args.peer_warmup).result()
-            out["igraph leiden (2 iterations)"] = peer_record(res, wg, labels, res_)
+            runs.append(("ig", "igraph leiden (2 iterations)", IG.run_leiden,
+                         (args.peer_repeat, 2, res_, args.seed_leiden, args.peer_warmup)))
             if num_edges <= args.converged_max_edges:
-                C.log(f"{tag}: igraph community_leiden n_iterations=-1 (once)")
-                res = ig_pool.submit(IG.run_leiden, 1, -1, res_, args.seed_leiden, 0).result()
-                out["igraph leiden (converged)"] = peer_record(res, wg, labels, res_)
+                runs.append(("ig", "igraph leiden (converged)", IG.run_leiden,
+                             (1, -1, res_, args.seed_leiden, 0)))
         if not args.no_leidenalg:
-            C.log(f"{tag}: leidenalg end to end")
-            try:
-                res = ig_pool.submit(IG.run_leidenalg, args.peer_repeat, 2, res_,
-                                     args.seed_leiden, args.peer_warmup).result()
-                out["leidenalg (2 iterations)"] = peer_record(res, wg, labels, res_)
-            except ImportError as err:
-                out["leidenalg_error"] = repr(err)
-        ig_pool.submit(IG.release).result()
-    if nk_pool is not None:
-        nk_pool.submit(NK.load, str(path)).result()
-        C.log(f"{tag}: NetworKit ParallelLeiden end to end")
-        res = nk_pool.submit(NK.run_parallel_leiden, args.peer_repeat, 3, res_,
-                             args.seed_leiden, args.peer_warmup).result()
-        out["NetworKit ParallelLeiden"] = peer_record(res, wg, labels, res_)
-        nk_pool.submit(NK.release).result()
+            runs.append(("ig", "leidenalg (2 iterations)", IG.run_leidenalg,
+                         (args.peer_repeat, 2, res_, args.seed_leiden, args.peer_warmup)))
+    if pools.get("nk") is not None:
+        runs.append(("nk", "NetworKit ParallelLeiden", NK.run_parallel_leiden,
+                     (args.peer_repeat, 3, res_, args.seed_leiden, args.peer_warmup)))
+    loaded = set()
+    for key, label, fn, fn_args in runs:
+        if key not in loaded:
+            call_peer(pools, key, t, IG.load if key == "ig" else NK.load, str(path))
+            loaded.add(key)
+        C.log(f"{tag}: {label} end to end")
+        try:
+            out[label] = peer_record(call_peer(pools, key, t, fn, *fn_args), wg, labels, res_)
+        except PeerTimeout as err:
+            out[label] = {"not_finished": str(err), "timeout_s": t}
+            loaded.discard(key)
+            continue
+        except ImportError as err:
+            out[label] = {"not_finished": repr(err)}
+            continue
+        if label == "igraph leiden (converged)" and quality_seeds:
+            qs = {}
+            for seed in quality_seeds:
+                if seed == args.seed_leiden:  # the run above
+                    qs[str(seed)] = out[label]["modularity"]
+                    continue
+                C.log(f"{tag}: {label} seed {seed}")
+                res = call_peer(pools, key, t, fn, 1, -1, res_, seed, 0)
+                qs[str(seed)] = peer_record(res, wg, labels, res_)["modularity"]
+            out[label]["q_by_seed"] = qs
+    for key in loaded:
+        call_peer(pools, key, t, IG.release if key == "ig" else NK.release)
     return out
 
 
@@ -335,10 +383,15 @@ def evaluate_targets(graphs: list) -> list:
             where = f"{g['name']} {variant}"
             ours = v["ours"]["calls"]
             conv = v.get("peers", {}).get("igraph leiden (converged)")
-            if g["kind"] == "file" and conv:
-                out.append(C.target("Q: ours ÷ igraph Leiden converged", where,
+            if g["kind"] == "file" and conv and "modularity" in conv:
+                out.append(C.target("Q: ours ÷ igraph Leiden converged (one seed)", where,
                                     C.ratio(ours["leiden"]["q"], conv["modularity"]), 0.995,
                                     True))
+                if "q_by_seed" in conv and "q_by_seed" in ours["leiden"]:
+                    out.append(C.target(
+                        "Q: ours ÷ igraph Leiden converged (means over the quality seeds)",
+                        where, C.ratio(seed_mean(ours["leiden"]), seed_mean(conv)), 0.995,
+                        True))
             if g["kind"] == "file":
                 ratios_louvain.append(C.ratio(ours["leiden"]["q"], ours["louvain"]["q"]))
             if g["kind"] == "rmat" and g["param"] in SPEED_SCALES:
@@ -347,7 +400,13 @@ def evaluate_targets(graphs: list) -> list:
                                         C.ratio(ours["leiden"]["whole"][key],
                                                 ours["louvain"]["whole"][key]), 1.3, False))
                 ig = v.get("peers", {}).get("igraph leiden (2 iterations)")
-                if ig:
+                if ig and "not_finished" in ig:
+                    out.append(C.target("igraph Leiden (2 iterations) end to end ÷ our whole "
+                                        "call (wall; igraph did not finish: a lower bound)",
+                                        where, C.ratio(ig.get("timeout_s"),
+                                                       ours["leiden"]["whole"]["time_s"]),
+                                        2.0, True))
+                elif ig:
                     for clock, peer_key, key in (("CPU time", "cpu_s", "cpu_s"),
                                                  ("wall", "time_s", "time_s")):
                         out.append(C.target(f"igraph Leiden (2 iterations) end to end ÷ our "
@@ -360,6 +419,12 @@ def evaluate_targets(graphs: list) -> list:
                             float(np.mean([x for x in ratios_louvain if x is not None])), 1.0,
                             True))
     return out
+
+
+def seed_mean(rec):
+    """Mean Q over the quality seeds (the main run's seed included when listed)."""
+    values = list(rec.get("q_by_seed", {}).values())
+    return float(np.mean(values)) if values else None
 
 
 def _q(x) -> str:
@@ -417,16 +482,20 @@ def markdown(report: dict) -> str:
             two = peers.get("igraph leiden (2 iterations)", {}).get("modularity")
             la = peers.get("leidenalg (2 iterations)", {}).get("modularity")
             nk = peers.get("NetworKit ParallelLeiden", {}).get("modularity")
-            rows.append([g["name"], variant, _q(ours["leiden"]["q"]), ours["leiden"]["communities"],
-                         ours["leiden"]["disconnected_pieces"], _q(ours["louvain"]["q"]),
-                         ours["louvain"]["disconnected_pieces"],
+            conv_rec = peers.get("igraph leiden (converged)", {})
+            ours_mean, conv_mean = seed_mean(ours["leiden"]), seed_mean(conv_rec)
+            rows.append([g["name"], variant, _q(ours["leiden"]["q"]),
+                         ours["leiden"]["communities"], ours["leiden"]["disconnected_pieces"],
+                         _q(ours["louvain"]["q"]), ours["louvain"]["disconnected_pieces"],
                          C.fmt_x(C.ratio(ours["leiden"]["q"], ours["louvain"]["q"]), 4),
-                         _q(conv), C.fmt_x(C.ratio(ours["leiden"]["q"], conv), 4), _q(two),
-                         _q(la), _q(nk)])
+                         _q(conv), C.fmt_x(C.ratio(ours["leiden"]["q"], conv), 4),
+                         _q(ours_mean), _q(conv_mean),
+                         C.fmt_x(C.ratio(ours_mean, conv_mean), 4), _q(two), _q(la), _q(nk)])
     lines += C.table(["graph", "variant", "Leiden Q", "communities", "disconnected",
                       "Louvain Q", "Louvain disconnected", "Q ÷ Louvain", "igraph conv. Q",
-                      "Q ÷ igraph conv.", "igraph 2-iter Q", "leidenalg Q", "NetworKit PL Q"],
-                     rows, right=set(range(2, 13)))
+                      "Q ÷ igraph conv.", "Leiden Q, seed mean", "igraph conv., seed mean",
+                      "ratio of means", "igraph 2-iter Q", "leidenalg Q", "NetworKit PL Q"],
+                     rows, right=set(range(2, 16)))
 
     lfr = [g for g in report["graphs"] if g["kind"] == "lfr"]
     if lfr:
@@ -463,7 +532,9 @@ def markdown(report: dict) -> str:
                          C.fmt_x(C.ratio(lo["whole"]["cpu_s"], le["whole"]["cpu_s"])),
                          str(lo["whole"]["loadavg_after"][0])])
             for label, rec in v.get("peers", {}).items():
-                if not isinstance(rec, dict):
+                if "not_finished" in rec:
+                    rows.append([g["name"], variant, label, rec["not_finished"], "—", "—", "—",
+                                 "—"])
                     continue
                 rows.append([g["name"], variant, label,
                              f"{C.fmt_t(rec['time_s'])} / {_cpu(rec)}", "—", "—",
@@ -504,9 +575,15 @@ def main(argv=None) -> int:
 
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     out_name = C.default_out_name(args, "leiden", False)
+    if args.rss_only:
+        return C.run_rss_only(args, argv, "bench_leiden.py", "leiden",
+                              lambda spec, variant: rss_runs(spec, variant, args,
+                                                             f"{spec.name} {variant}"),
+                              lambda spec, rec: False)
     nk_pool, nk_setup = C.start_worker("_nk_worker", args.threads, args.no_networkit)
     ig_pool, ig_setup = (None, {}) if args.no_igraph and args.no_leidenalg else \
         C.start_worker("_ig_worker", 1)
+    pools = {"nk": nk_pool, "ig": ig_pool, "threads": args.threads}
     if args.rss and not C.rss_supported():
         args.rss = False
     C.log("warm-up on small frames (compilation)")
@@ -540,16 +617,18 @@ def main(argv=None) -> int:
                 tag = f"{g_rec['name']} {variant}"
                 df = C.variant_frame(base, variant) if kind == "spec" else base
                 v = {"input_bytes": C.frame_bytes(df)}
-                ours, (wg, labels, found) = ours_runs(df, args, tag, n_ids)
+                seeds = [x for x in args.quality_seeds] if kind == "lfr" or \
+                    spec.kind == "file" else []
+                ours, (wg, labels, found) = ours_runs(df, args, tag, n_ids, seeds)
                 v["ours"] = ours
                 for key in ("num_vertices", "num_edges", "self_loops"):
                     g_rec[key] = ours[key]
                 failures += [f"{tag}: {k}" for k, ok in ours["checks"].items() if not ok]
-                if ig_pool is not None or nk_pool is not None:
+                if pools["ig"] is not None or pools["nk"] is not None:
                     path = tmpdir / "arrays.npz"
                     C.save_arrays(path, df)
-                    v["peers"] = peers_runs((ig_pool, nk_pool), path, args, tag, wg, labels,
-                                            ours["num_edges"])
+                    v["peers"] = peers_runs(pools, path, args, tag, wg, labels,
+                                            ours["num_edges"], seeds)
                     path.unlink()
                 if planted is not None:
                     truth = planted[labels]
@@ -565,9 +644,9 @@ def main(argv=None) -> int:
             graphs.append(g_rec)
             del base
             gc.collect()
-    for pool in (nk_pool, ig_pool):
-        if pool is not None:
-            pool.shutdown()
+    for key in ("nk", "ig"):
+        if pools[key] is not None:
+            pools[key].shutdown()
 
     meta = C.meta(args, argv, "bench_leiden.py", out_name, None,
                   {"networkit": nk_setup, "igraph": ig_setup})
