@@ -14,7 +14,8 @@ from cugraph_match.structure.backend import gpu_available
 from oracle import SHARED_DATA
 
 pytestmark = [pytest.mark.gpu,
-              pytest.mark.skipif(not gpu_available(), reason="no usable CUDA GPU (CuPy + numba-cuda)")]
+              pytest.mark.skipif(not gpu_available(),
+                                 reason="no usable CUDA GPU (CuPy + numba-cuda)")]
 
 GRAPHS = sorted((SHARED_DATA / "graphs").glob("*.mtx"))
 

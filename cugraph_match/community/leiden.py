@@ -46,11 +46,12 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     when a level gains less than ``threshold`` and the refinement split
     nothing; as igraph's ``n_iterations=-1``, it then starts again from the
     original vertices with the partition found while an iteration gains
-    enough; ``max_level`` bounds the levels of all iterations together.  Finally any community that is not
-    connected (possible only when ``max_level`` cut the run short, or when
-    the refinement merged nothing and the level was aggregated by its
-    communities) is split into its connected components, which never lowers
-    modularity.  Every returned community induces a connected subgraph.
+    enough; ``max_level`` bounds the levels of all iterations together.
+    Finally any community that is not connected (possible when
+    ``max_level`` cut the run short, or after a level aggregated by its
+    communities because the refinement merged nothing) is split into its
+    connected components, which never lowers modularity.  Every returned
+    community induces a connected subgraph.
 
     Parameters
     ----------
