@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import cugraph_match
 from conftest import SIMULATED
 from registers import FIXED_BLOCK, LIMIT, WIDE_KERNELS, is_wide, ptxas, registers
 
