@@ -170,6 +170,108 @@ def _run_recording_every_exception(self) -> None:
         self.exception = (rebuilt, sys.exc_info()[2])
 
 
+def _run_block(manager, grid_point, *args) -> None:
+    """Run one block of a simulated launch: one thread per CUDA thread, all
+    released together once every live one waits in ``syncthreads``; the first
+    exception aborts the others and fails the launch.
+
+    Numba's own runner does this by polling its threads in a loop that never
+    yields, so it holds the GIL against the very threads it waits for:
+    profiled on GPU Louvain of lesmis, two thirds of the run went to that
+    loop.  Here the threads report to the runner instead (a condition
+    variable counting the live and the waiting ones), and the runner sleeps
+    until one does.
+    """
+    from numba.cuda.simulator.kernel import BlockThread
+
+    gate = threading.Condition()
+    manager.gate = gate
+    points = list(np.ndindex(*manager._block_dim))
+    gate.alive, gate.waiting, gate.failed = len(points), 0, None
+
+    def body():
+        try:
+            manager._f(*args)
+        except BaseException:
+            with gate:
+                gate.failed = gate.failed or threading.current_thread()
+                gate.notify()
+            raise
+        finally:
+            with gate:
+                gate.alive -= 1
+                gate.notify()
+
+    everyone = [BlockThread(body, manager, grid_point, point, manager._debug)
+                for point in points]
+    for thread in everyone:
+        thread.start()
+    with gate:
+        while gate.alive and gate.failed is None:
+            if gate.waiting == gate.alive:
+                for thread in everyone:
+                    if thread.syncthreads_blocked:
+                        thread.syncthreads_blocked = False
+                        thread.syncthreads_event.set()
+                gate.waiting = 0
+            gate.wait()
+        failed = gate.failed
+    if failed is not None:
+        for thread in everyone:  # let every waiting thread run into its abort check
+            thread.abort = True
+            thread.syncthreads_blocked = False
+            thread.syncthreads_event.set()
+        failed.join()
+        raise failed.exception[0].with_traceback(failed.exception[1])
+
+
+def _syncthreads(thread) -> None:
+    """``cuda.syncthreads`` for :func:`_run_block`: report to the block's gate, wait."""
+    if thread.abort:
+        raise RuntimeError("abort flag set on syncthreads call")
+    gate = thread._manager.gate
+    with gate:
+        thread.syncthreads_blocked = True
+        gate.waiting += 1
+        gate.notify()
+    thread.syncthreads_event.wait()
+    thread.syncthreads_event.clear()
+    if thread.abort:
+        raise RuntimeError("abort flag set on syncthreads clear")
+
+
+_shared_lock = threading.Lock()
+
+
+def _shared_array(shared, shape, dtype, alignment=None):
+    """``cuda.shared.array`` in the simulator, allocated once per block under a lock.
+
+    The simulator keys a block's static shared arrays by the calling source
+    line and allocates one on the first call, but without a lock: two
+    threads reaching the line together each got an array of their own and
+    then wrote to different "shared" tables.  That is what made GPU
+    Louvain's contraction test fail now and then (a community's self-loop
+    weight split between two copies of its hash table), not the kernel.
+    """
+    if shape == 0 or alignment is not None:  # dynamic shared memory: one buffer already
+        return _SIMULATOR_SHARED_ARRAY(shared, shape, dtype, alignment)
+    caller = sys._getframe(1)
+    key = (caller.f_code.co_filename, caller.f_lineno)
+    with _shared_lock:
+        array = shared._allocations.get(key)
+        if array is None:
+            from numba.np import numpy_support
+            from numba.core import types
+
+            if isinstance(dtype, types.Type):
+                dtype = numpy_support.as_dtype(dtype)
+            array = shared._allocations[key] = np.empty(shape, dtype)
+    return array
+
+
+_SIMULATOR_SHARED_ARRAY = None
+
+
 def install() -> None:
     """Add the intrinsics to the simulator's fake ``cuda`` module and make every
     exception inside a kernel fail its launch (idempotent)."""
@@ -177,6 +279,14 @@ def install() -> None:
     from numba.cuda.simulator.kernelapi import FakeCUDAModule
 
     simulator_kernel.BlockThread.run = _run_recording_every_exception
+    simulator_kernel.BlockManager.run = _run_block
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
+
+    global _SIMULATOR_SHARED_ARRAY
+    if FakeCUDAShared.array is not _shared_array:
+        _SIMULATOR_SHARED_ARRAY = FakeCUDAShared.array
+        FakeCUDAShared.array = _shared_array
+    simulator_kernel.BlockThread.syncthreads = _syncthreads
 
     # Simulated threads hand the GIL to each other at every warp barrier; at
     # the default 5 ms switch interval a karate-sized kernel takes minutes.

@@ -129,3 +129,31 @@ def test_an_exception_the_simulator_cannot_rebuild_fails_the_launch():
 def test_ordinary_kernel_exceptions_keep_their_type():
     with pytest.raises(IndexError, match=r"tid=\[\d+, 0, 0\]"):
         butterfly_sum[1, 32](np.zeros(16, dtype=np.int64), np.zeros(32, dtype=np.int64))
+
+
+@cuda.jit
+def block_sum_through_shared(values, out):
+    # every thread adds its value into one shared array, element by element;
+    # thread 0 writes the block's sum after the barrier
+    tile = cuda.shared.array(256, np.int64)
+    t = cuda.threadIdx.x
+    tile[t] = values[cuda.grid(1)]
+    cuda.syncthreads()
+    if t == 0:
+        total = 0
+        for j in range(cuda.blockDim.x):
+            total += tile[j]
+        out[cuda.blockIdx.x] = total
+    cuda.syncthreads()
+
+
+def test_every_thread_of_a_block_gets_the_same_shared_array():
+    """The simulator allocated a block's shared array on first use without a
+    lock, so two threads arriving together could each get one (the shim
+    allocates under a lock); and the shim's block runner releases a
+    barrier only once every live thread has reached it."""
+    values = np.arange(4 * 256, dtype=np.int64)
+    for _ in range(5):
+        out = np.zeros(4, dtype=np.int64)
+        block_sum_through_shared[4, 256](values, out)
+        assert out.tolist() == values.reshape(4, 256).sum(axis=1).tolist()
