@@ -1,4 +1,5 @@
-"""Distributed matching on a LocalCluster against the single-machine CPU call.
+"""Distributed matching (or Louvain: ``--algorithm louvain``) on a LocalCluster
+against the single-machine CPU call.
 
 For each graph (R-MAT ``rmatS`` of scale S, or the 2-D grid ``meshN``, N x N
 vertices, ids row by row, so that id ranges are bands of the grid): the
@@ -22,6 +23,10 @@ wall time on a shared 2-core machine says little about more than 2 workers.
 
     python benchmarks/bench_dask.py --graphs rmat20 mesh2048 --workers 1 2 4 8 \
         --out benchmarks/results/dask_cpu_2026-11-24
+
+For Louvain the distributed partition may differ from one machine's: each run
+reports both Q and their ratio (the issue's bar: at least 0.99) and checks the
+returned Q against ``cm.modularity`` of the returned frame.
 """
 
 from __future__ import annotations
@@ -106,29 +111,37 @@ def end_call() -> dict:
     return {"peak": status_bytes("VmHWM"), "cpu": cpu_seconds(), "rss": status_bytes("VmRSS")}
 
 
+#: The call timed, on a frame or a Dask frame: returns (frame, Q or None).
+CALLS = {
+    "suitor": "(cm.suitor_matching({edges}{backend}), None)",
+    "louvain": "cm.louvain({edges}{backend})",
+}
+
 SINGLE = """
 import sys, time, json
 sys.path.insert(0, {here!r})
 import bench_dask as B
 import cugraph_match as cm
 assert cm.__file__.startswith({root!r}), cm.__file__
-cm.suitor_matching(B.make_graph("rmat10"), backend="cpu")  # compile outside the measure
-cm.suitor_matching(B.make_graph("mesh30"), backend="cpu")
+for small in ("rmat10", "mesh30"):  # compile outside the measure
+    edges = B.make_graph(small)
+    {call}
 idle = B.idle_point()
 edges = B.make_graph({spec!r})
 held = B.start_call()
 start = time.perf_counter()
-m = cm.suitor_matching(edges, backend="cpu")
+m, q = {call}
 seconds = time.perf_counter() - start
 end = B.end_call()
 m.to_parquet({path!r})
 print(json.dumps({{"seconds": seconds, "idle": idle["rss"], "input": held["rss"],
-                  "peak": end["peak"], "cpu": end["cpu"] - held["cpu"]}}))
+                  "peak": end["peak"], "cpu": end["cpu"] - held["cpu"], "q": q}}))
 """
 
 
-def single_machine(spec: str, path: str) -> dict:
-    code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path)
+def single_machine(spec: str, path: str, algorithm: str = "suitor") -> dict:
+    call = CALLS[algorithm].format(edges="edges", backend=', backend="cpu"')
+    code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path, call=call)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, env=os.environ)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -140,7 +153,8 @@ def on_workers(client, function, *args) -> list:
             for a in addresses]
 
 
-def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected) -> dict:
+def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
+                     algorithm: str = "suitor", single_q=None) -> dict:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
@@ -153,15 +167,32 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected) -> 
         assert all(f.startswith(str(ROOT)) for f in where.values()), where
         for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
             cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2)).compute()
+            if algorithm == "louvain":
+                cm.louvain(dd.from_pandas(make_graph(small), npartitions=2))[0].compute()
         idle = on_workers(client, idle_point)
         frame = client.persist(dd.from_pandas(edges, npartitions=4 * workers))
         wait(frame)
         held = on_workers(client, start_call)
         start = time.perf_counter()
-        result, stats = cm.suitor_matching(frame, return_stats=True)
+        q = None
+        if algorithm == "louvain":
+            result, q = cm.louvain(frame)
+        else:
+            result, stats = cm.suitor_matching(frame, return_stats=True)
         got = result.compute()
         seconds = time.perf_counter() - start
         end = on_workers(client, end_call)
+        if algorithm == "louvain":
+            assert got["vertex"].tolist() == expected["vertex"].tolist()
+            checked = cm.modularity(edges, got)
+            assert abs(checked - q) <= 1e-9 * abs(q), (checked, q)
+            return {"workers": workers, "seconds": seconds, "q": q, "q_ratio": q / single_q,
+                    "communities": int(got["community"].nunique()),
+                    "single_communities": int(expected["community"].nunique()),
+                    "idle_bytes": [i["rss"] for i in idle],
+                    "input_bytes": [h["rss"] for h in held],
+                    "peak_bytes": [e["peak"] for e in end],
+                    "cpu_seconds": [e["cpu"] - h["cpu"] for e, h in zip(end, held)]}
         pd.testing.assert_frame_equal(got.astype({"vertex": expected["vertex"].dtype}),
                                       expected)
         del result, got
@@ -204,6 +235,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", nargs="+", default=["rmat16", "mesh256"])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--algorithm", choices=sorted(CALLS), default="suitor")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -213,20 +245,48 @@ def main() -> None:
               "load_average_at_start": os.getloadavg(), "runs": []}
     for spec in args.graphs:
         path = f"/tmp/bench_dask_single_{spec}.parquet"
-        single = single_machine(spec, path)
+        single = single_machine(spec, path, args.algorithm)
         print(json.dumps({"graph": spec, "single": single}), flush=True)
         expected = pd.read_parquet(path)
         edges = make_graph(spec)
         for workers in args.workers:
             load = os.getloadavg()[0]
-            run = distributed_call(spec, workers, edges, expected)
+            run = distributed_call(spec, workers, edges, expected, args.algorithm,
+                                   single["q"])
             run.update(graph=spec, rows=len(edges), single=single, load_average=load)
             run.update(summarize(run, single))
             report["runs"].append(run)
             print(json.dumps({k: v for k, v in run.items()
                               if k not in ("messages_per_round", "build_phases")}), flush=True)
+    report["algorithm"] = args.algorithm
     if args.out:
-        write_report(report, args.out)
+        (write_louvain_report if args.algorithm == "louvain" else write_report)(report, args.out)
+
+
+def write_louvain_report(report: dict, out: str) -> None:
+    Path(out + ".json").write_text(json.dumps(report, indent=1))
+    mb = 1e6
+    lines = [f"# Distributed Louvain on a LocalCluster ({report['date']})", "",
+             f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
+             f"Commit: {report['commit']}; load average at start "
+             f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", "",
+             "Q: the distributed call's modularity (checked equal to cm.modularity of its "
+             "frame) over the single-machine CPU call's. Memory in MB above each process's "
+             "idle baseline (the input it holds counted); worker columns: the largest worker.",
+             "", "| graph | rows | p | Q single | Q workers | Q ratio | communities single / "
+             "workers | single peak−idle | worker peak−idle | ratio | target 1.5/p+0.05 | "
+             "CPU s single | CPU s workers | CPU ratio | wall s | single wall s | load |",
+             "|" + "---|" * 17]
+    for r in report["runs"]:
+        s = r["single"]
+        lines.append(
+            f"| {r['graph']} | {r['rows']:,} | {r['workers']} | {s['q']:.4f} | {r['q']:.4f} | "
+            f"{r['q_ratio']:.4f} | {r['single_communities']} / {r['communities']} | "
+            f"{(s['peak'] - s['idle']) / mb:.0f} | {r['peak_over_idle_max'] / mb:.0f} | "
+            f"{r['idle_ratio']:.3f} | {r['target_ratio']:.3f} | {s['cpu']:.2f} | "
+            f"{r['cpu_total']:.2f} | {r['cpu_ratio']:.2f} | {r['seconds']:.2f} | "
+            f"{s['seconds']:.2f} | {r['load_average']:.1f} |")
+    Path(out + ".md").write_text("\n".join(lines) + "\n")
 
 
 def write_report(report: dict, out: str) -> None:

@@ -303,7 +303,7 @@ def test_modularity_keeps_self_loops_and_resolution(client):
 def test_other_functions_refuse_a_dask_frame(client):
     frame = dd.from_pandas(frame5(), npartitions=2)
     with pytest.raises(TypeError, match=r"Dask input.*\.compute\(\)"):
-        cm.louvain(frame)
+        cm.leiden(frame)
 
 
 def test_return_stats_is_for_dask_inputs():

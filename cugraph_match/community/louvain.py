@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..structure.checks import check_resolution, check_seed, numpy_seed
 from ..structure.csr import neighbour_csr
 from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, sum_safe
 from ..structure.graph import as_graph, require_undirected
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
 from ..structure.output import vertex_frame
 from ..structure.progress import Stopwatch, log_step
 from .modularity import modularity_of
@@ -42,7 +43,11 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
         The graph, undirected: (u, v) and (v, u) are one edge, duplicates keep
         their largest weight, self-loops are kept (and count twice in their
         vertex's degree).  A directed graph object is an error unless
-        ``symmetrize=True``.
+        ``symmetrize=True``.  A Dask (or Dask-cuDF) edge list, or a
+        :class:`cugraph_match.dask.DistributedGraph`, runs on the workers of
+        its ``dask.distributed`` cluster (CPU kernels; see
+        ``cugraph_match/dask/louvain.py``): the result is a Dask frame, the
+        contract the same except the exact partition.
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
         No weight column means every weight is 1.
@@ -81,7 +86,8 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     parts : DataFrame
         ``vertex | community``, one row per vertex, sorted by vertex;
         communities are numbered ``0..k-1`` in order of their first vertex.
-        cuDF when the input lives on the GPU, else pandas.
+        cuDF when the input lives on the GPU, else pandas; a Dask frame
+        partitioned by vertex (known divisions) for a Dask input.
     q : float
         The modularity of ``parts``, equal to :func:`modularity` of it.
 
@@ -102,7 +108,6 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     >>> round(q, 4), parts["community"].nunique()
     (0.4198, 4)
     """
-    require_undirected(graph, symmetrize, "louvain")
     check_resolution(resolution)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
             or not threshold >= 0:
@@ -111,6 +116,13 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
             or max_level < 1:
         raise ValueError(f"max_level must be a positive int, got {max_level!r}")
     seed = check_seed(seed)
+    if is_distributed_input(graph):
+        from ..dask.louvain import louvain_dask
+
+        return louvain_dask(graph, source, destination, weight, resolution, threshold,
+                            max_level, backend, seed, bool(refine), louvain_of_edge_frame,
+                            COARSE_THRESHOLD, COARSE_ABOVE_VERTICES, MAX_PASSES)
+    require_undirected(graph, symmetrize, "louvain")
     prepared = as_graph(graph, source, destination, weight, backend)
     given = prepared.weighted_graph()
     if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
@@ -123,6 +135,18 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
                                     rows=rows_of_graph(prepared) if g is given else None)
     q = level_modularity(g, community, resolution, prepared.backend, fixed=False)
     return vertex_frame(prepared.labels, prepared.frame_lib, "community", community), q
+
+
+def louvain_of_edge_frame(frame, resolution: float, threshold: float, max_level: int,
+                          seed: int) -> pd.Series:
+    """Louvain on the CPU of a pandas ``src | dst | weight`` edge list without
+    refinement: the community of each vertex, indexed by vertex id (the Dask
+    path's last levels, on one worker)."""
+    prepared = as_graph(frame, "src", "dst", "weight", "cpu")
+    g = sum_safe(prepared.weighted_graph(), np)
+    community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
+                                    seed, refine=False)
+    return pd.Series(np.asarray(community), index=np.asarray(prepared.labels))
 
 
 def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, max_level: int,

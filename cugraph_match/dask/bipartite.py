@@ -37,7 +37,7 @@ from ..structure.checks import (capacity_scalar, capacity_series, first_true, pl
                                 require_unique_ids, require_vertex_frame)
 from ..structure.validation import EMPTY_MESSAGE, edge_problems, problem_error
 from . import worker as w
-from .graph import DistributedGraph, _client, _partition_futures
+from .graph import DistributedGraph, _client, partition_futures
 from .matching import (_distribute, _stats, as_distributed_graph, check_dask_backend,
                        run_b_suitor)
 
@@ -286,7 +286,7 @@ def two_sided_dask(graph: Any, source: str, destination: str, weight, backend: s
     weight = found.weight
     client = _client(None)
     persisted = client.persist(graph)
-    parts = _partition_futures(client, persisted)
+    parts = partition_futures(client, persisted)
     summaries = client.gather([client.submit(summarize_sides, part, source, destination,
                                              weight, pure=False) for part in parts])
     code = _check_and_code(summaries, source, destination, weight)

@@ -61,7 +61,7 @@ def _client(client):
                          "before calling") from err
 
 
-def _partition_futures(client, frame) -> list:
+def partition_futures(client, frame) -> list:
     """Futures of the frame's partitions, in partition order, on the workers."""
     from distributed import futures_of
 
@@ -145,7 +145,7 @@ class DistributedGraph:
 
     def _build(self, edges, meta) -> None:
         client, p = self.client, len(self.workers)
-        parts = _partition_futures(client, edges)
+        parts = partition_futures(client, edges)
         summaries = client.gather([
             client.submit(w.summarize_partition, part, self.source, self.destination,
                           self.weight, SAMPLE_PER_PARTITION, i, pure=False)

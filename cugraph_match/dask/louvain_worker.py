@@ -1,0 +1,364 @@
+"""What the workers run for Louvain on a distributed graph (driver:
+``dask/louvain.py``).
+
+Each worker keeps, beside its part (``worker.PARTS``), the community of every
+local vertex (owned and ghost) as an id in ``0..n-1`` of the level's vertices,
+and three arrays over those ids: ``total[c]`` (the community's summed
+degree), ``size[c]`` (its member count) and a zeroed scratch row for the
+weights from one vertex to each community.  ``total`` and ``size`` are the
+same on every worker between passes: a pass writes its own moves into them
+(so a worker's later vertices see its earlier moves), logs the values it
+overwrote, and puts them back afterwards, before the sum of every worker's
+moves (the same array everywhere) is added.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from . import kernels
+from .worker import PARTS
+
+#: The key of the Louvain state in ``LocalPart.run``.
+STATE = "louvain"
+
+
+# --------------------------------------------------------------------------
+# kernels
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def owned_degrees(offsets, keys, table, loop, own_lo, own_hi):
+    """Weighted degree of every owned vertex (a self-loop twice)."""
+    degree = np.empty(own_hi - own_lo, dtype=np.float64)
+    for r in range(own_lo, own_hi):
+        d = 2.0 * loop[r]
+        for j in range(offsets[r], offsets[r + 1]):
+            d += table[keys[j]]
+        degree[r - own_lo] = d
+    return degree
+
+
+@njit(cache=True, nogil=True)
+def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, own_first,
+                    own_count, order, total, size, to_community, touched, two_m, resolution,
+                    log_community, log_total, boundary_moves):
+    """One pass of Louvain's local moving over the owned vertices in ``order``,
+    each moved at once to its neighbouring community of largest gain (ties to
+    the lowest id), as the single-machine CPU phase does; ghosts keep the
+    communities they had at the pass's start.  Every overwritten ``total``
+    entry is logged (community, value before) so the caller can put it back.
+    Returns (vertices moved, log entries).
+
+    ``boundary_moves`` false leaves the vertices with a ghost neighbour where
+    they are (the driver lets the workers move theirs in turns).  The GPU's
+    singleton rule guards the one move the workers can still undo in each
+    other's back: a vertex alone in its community does not join a singleton
+    community of a higher id held on another worker (whose member may be
+    joining it in the same pass).
+    """
+    own_hi = own_lo + own_count
+    moved = 0
+    logged = 0
+    for t in range(order.shape[0]):
+        v = order[t]
+        if not boundary_moves:
+            boundary = False
+            for j in range(offsets[v], offsets[v + 1]):
+                if indices[j] < own_lo or indices[j] >= own_hi:
+                    boundary = True
+                    break
+            if boundary:
+                continue
+        own = community[v]
+        kv = degree[v - own_lo]
+        count = 0
+        for j in range(offsets[v], offsets[v + 1]):
+            c = community[indices[j]]
+            if to_community[c] == 0.0:  # weights are > 0: a touched entry is > 0
+                touched[count] = c
+                count += 1
+            to_community[c] += table[keys[j]]
+        alone = size[own] == 1
+        stay = to_community[own] - resolution * kv * (total[own] - kv) / two_m
+        best = own
+        best_gain = 0.0
+        found = False
+        for i in range(count):
+            c = touched[i]
+            if c == own:
+                continue
+            if alone and size[c] == 1 and c > own and not (own_first <= c < own_first + own_count):
+                continue
+            gain = to_community[c] - resolution * kv * total[c] / two_m
+            if not found or gain > best_gain or (gain == best_gain and c < best):
+                best, best_gain, found = c, gain, True
+        for i in range(count):
+            to_community[touched[i]] = 0.0
+        if found and best_gain > stay:
+            log_community[logged] = own
+            log_total[logged] = total[own]
+            log_community[logged + 1] = best
+            log_total[logged + 1] = total[best]
+            logged += 2
+            total[own] -= kv
+            total[best] += kv
+            size[own] -= 1
+            size[best] += 1
+            community[v] = best
+            moved += 1
+    return moved, logged
+
+
+@njit(cache=True, nogil=True)
+def restore_totals(total, log_community, log_total, logged):
+    for i in range(logged - 1, -1, -1):
+        total[log_community[i]] = log_total[i]
+
+
+@njit(cache=True, nogil=True)
+def coarse_entries(offsets, indices, keys, table, loop, community, own_lo, own_hi):
+    """The edges this worker reports to the next level, as (lower community,
+    higher community, weight): an edge at the owner of its lower end, a
+    self-loop at its vertex; an edge inside a community is the community's
+    self-loop."""
+    count = 0
+    for r in range(own_lo, own_hi):
+        if loop[r] > 0.0:
+            count += 1
+        for j in range(offsets[r], offsets[r + 1]):
+            if indices[j] > r:
+                count += 1
+    lo = np.empty(count, dtype=np.int64)
+    hi = np.empty(count, dtype=np.int64)
+    w = np.empty(count, dtype=np.float64)
+    at = 0
+    for r in range(own_lo, own_hi):
+        cr = community[r]
+        if loop[r] > 0.0:
+            lo[at], hi[at], w[at] = cr, cr, loop[r]
+            at += 1
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if x > r:
+                cx = community[x]
+                lo[at], hi[at], w[at] = min(cr, cx), max(cr, cx), table[keys[j]]
+                at += 1
+    return lo, hi, w
+
+
+# --------------------------------------------------------------------------
+# tasks
+# --------------------------------------------------------------------------
+
+
+def _sums(ids: np.ndarray, values: np.ndarray, counts: np.ndarray):
+    """(distinct ids, summed values, summed counts)."""
+    distinct, where = np.unique(ids, return_inverse=True)
+    return (distinct, np.bincount(where, weights=values, minlength=len(distinct)),
+            np.bincount(where, weights=counts, minlength=len(distinct)).astype(np.int64))
+
+
+def start(gid: str, first: int) -> dict:
+    """Louvain state for this worker's part: every owned vertex alone in a
+    community named by its level-wide id (``first`` is the id of the first
+    owned vertex); returns the owned degrees' sum."""
+    part = PARTS[gid]
+    n = part.labels.shape[0]
+    pref = part.pref
+    table = pref.weight_of_key.astype(np.float64) if pref.weight_of_key is not None \
+        else np.ones(part.keys, dtype=np.float64)
+    loop = part.loop.astype(np.float64) if part.loop is not None else np.zeros(n, np.float64)
+    degree = owned_degrees(pref.offsets, pref.keys, table, loop, part.own_lo, part.own_hi)
+    community = np.full(n, -1, dtype=np.int64)
+    n_own = part.own_hi - part.own_lo
+    community[part.own_lo:part.own_hi] = first + np.arange(n_own, dtype=np.int64)
+    part.run[STATE] = {"table": table, "loop": loop, "degree": degree, "community": community,
+                       "first": int(first)}
+    return {"two_m": float(degree.sum()), "owned": n_own}
+
+
+def relabel(gid: str, ids: np.ndarray, values: np.ndarray) -> None:
+    """Owned vertices in community ``c`` move to ``values[i]`` where
+    ``ids[i] == c`` (``ids`` sorted; every present community listed)."""
+    state = PARTS[gid].run[STATE]
+    part = PARTS[gid]
+    own = state["community"][part.own_lo:part.own_hi]
+    state["community"][part.own_lo:part.own_hi] = values[np.searchsorted(ids, own)]
+
+
+def owned_block(gid: str, previous, k: int):
+    """Communities of this worker's ends of the cut edges it shares with k
+    (``previous``: the task that must run first)."""
+    part = PARTS[gid]
+    cut = slice(part.cut_start[k], part.cut_start[k + 1])
+    return part.run[STATE]["community"][part.cut_own[cut]]
+
+
+def _receive(part, blocks) -> None:
+    community = part.run[STATE]["community"]
+    for k, block in enumerate(blocks):
+        if block is not None and k != part.me:
+            cut = slice(part.cut_start[k], part.cut_start[k + 1])
+            community[part.cut_ghost[cut]] = block
+
+
+def phase_totals(gid: str, *blocks) -> dict:
+    """Take the ghosts' communities; returns this worker's summed degree and
+    member count per community of its owned vertices."""
+    part = PARTS[gid]
+    _receive(part, blocks)
+    state = part.run[STATE]
+    own = state["community"][part.own_lo:part.own_hi]
+    ids, sums, counts = _sums(own, state["degree"], np.ones(own.shape[0], dtype=np.int64))
+    return {"ids": ids, "sums": sums, "counts": counts}
+
+
+def phase_start(gid: str, merged: dict, n_global: int, seed_words: list) -> dict:
+    """Allocate the per-community arrays from the merged totals; returns the
+    modularity sums of the current partition."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    total = np.zeros(n_global, dtype=np.float64)
+    size = np.zeros(n_global, dtype=np.int64)
+    total[merged["ids"]] = merged["sums"]
+    size[merged["ids"]] = merged["counts"]
+    degree = np.diff(part.pref.offsets)
+    state.update(total=total, size=size, to_community=np.zeros(n_global, dtype=np.float64),
+                 touched=np.empty(int(degree.max()) + 1 if degree.shape[0] else 1,
+                                  dtype=np.int64),
+                 order=np.random.default_rng(seed_words).permutation(
+                     part.own_hi - part.own_lo).astype(np.int64) + part.own_lo)
+    return _modularity_sums(part)
+
+
+def _modularity_sums(part) -> dict:
+    state = part.run[STATE]
+    pref = part.pref
+    sum_weight, inside, _ = kernels.modularity_sums(
+        pref.offsets, pref.indices, pref.keys, state["table"], state["loop"],
+        state["community"], part.own_lo, part.own_hi)
+    first, n_own = state["first"], part.own_hi - part.own_lo
+    return {"total": float(sum_weight), "inside": float(inside),
+            "squares": float((state["total"][first:first + n_own] ** 2).sum())}
+
+
+def move(gid: str, previous, two_m: float, resolution: float, boundary_moves: bool) -> dict:
+    """One pass of local moving over the owned vertices; returns this
+    worker's moves as per-community changes of degree sum and size."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    pref = part.pref
+    community = state["community"]
+    before = community.copy()
+    n_own = part.own_hi - part.own_lo
+    log_community = np.empty(2 * n_own, dtype=np.int64)
+    log_total = np.empty(2 * n_own, dtype=np.float64)
+    moved, logged = owned_move_pass(
+        pref.offsets, pref.indices, pref.keys, state["table"], community, state["degree"],
+        part.own_lo, state["first"], n_own, state["order"], state["total"], state["size"],
+        state["to_community"], state["touched"], two_m, resolution, log_community, log_total,
+        bool(boundary_moves))
+    restore_totals(state["total"], log_community, log_total, logged)
+    mine = slice(part.own_lo, part.own_hi)
+    changed = np.flatnonzero(community[mine] != before[mine])
+    old, new = before[mine][changed], community[mine][changed]
+    degree = state["degree"][changed]
+    np.subtract.at(state["size"], new, 1)  # size back to the pass's start
+    np.add.at(state["size"], old, 1)
+    state["before"] = before
+    ids, sums, counts = _sums(np.concatenate([old, new]), np.concatenate([-degree, degree]),
+                              np.concatenate([-np.ones(len(old), np.int64),
+                                              np.ones(len(new), np.int64)]))
+    return {"moved": int(moved), "ids": ids, "sums": sums, "counts": counts}
+
+
+def settle(gid: str, merged: dict, *blocks) -> dict:
+    """Add every worker's moves to the totals, take the ghosts' new
+    communities; returns the modularity sums of the new partition."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    state["total"][merged["ids"]] += merged["sums"]
+    state["size"][merged["ids"]] += merged["counts"]
+    _receive(part, blocks)
+    return _modularity_sums(part)
+
+
+def undo(gid: str, merged: dict) -> None:
+    """Take back the last pass (its modularity fell)."""
+    state = PARTS[gid].run[STATE]
+    state["community"] = state.pop("before")
+    state["total"][merged["ids"]] -= merged["sums"]
+    state["size"][merged["ids"]] -= merged["counts"]
+
+
+def phase_end(gid: str) -> None:
+    """Free the per-community arrays of the phase."""
+    state = PARTS[gid].run[STATE]
+    for name in ("total", "size", "to_community", "touched", "order", "before"):
+        state.pop(name, None)
+
+
+def coarse_edges(gid: str) -> pd.DataFrame:
+    """``src | dst | weight`` of this worker's share of the next level
+    (communities as vertices, parallel edges summed here; the same pair may
+    come from several workers)."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    pref = part.pref
+    lo, hi, w = coarse_entries(pref.offsets, pref.indices, pref.keys, state["table"],
+                               state["loop"], state["community"], part.own_lo, part.own_hi)
+    frame = pd.DataFrame({"src": lo, "dst": hi, "weight": w})
+    return frame.groupby(["src", "dst"], as_index=False, sort=False)["weight"].sum()
+
+
+def owned_communities(gid: str) -> pd.DataFrame:
+    """``vertex | community``: this worker's owned vertices (their ids in the
+    caller's graph) and their communities."""
+    part = PARTS[gid]
+    return pd.DataFrame({
+        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
+        "community": part.run[STATE]["community"][part.own_lo:part.own_hi]})
+
+
+def first_members(gid: str) -> dict:
+    """Per community of the owned vertices, its first owned vertex (level id)."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    own = state["community"][part.own_lo:part.own_hi]
+    ids, first = np.unique(own, return_index=True)
+    return {"ids": ids, "first": first + state["first"]}
+
+
+def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
+    """``vertex | community`` of the owned vertices, communities as ``codes``
+    (``codes[i]`` for community ``ids[i]``), indexed from ``offset``; ends the run."""
+    part = PARTS[gid]
+    state = part.run.pop(STATE)
+    own = state["community"][part.own_lo:part.own_hi]
+    frame = pd.DataFrame({
+        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
+        "community": codes[np.searchsorted(ids, own)]})
+    frame.index = pd.RangeIndex(offset, offset + len(frame))
+    if part.device_frames:  # pragma: no cover - needs a GPU worker
+        import cudf
+
+        return cudf.from_pandas(frame)
+    return frame
+
+
+def finish_coarse(finish, resolution: float, threshold: float, max_level: int, seed: int,
+                  *frames) -> pd.Series:
+    """The last levels on this worker: ``finish`` (the single-machine Louvain)
+    on the coarse graph, whose pieces are ``frames``."""
+    frame = pd.concat(frames, ignore_index=True)
+    del frames
+    return finish(frame, resolution, threshold, max(max_level, 1), seed)
+
+
+def end(gid: str) -> None:
+    PARTS[gid].run.pop(STATE, None)
+
