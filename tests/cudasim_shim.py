@@ -33,16 +33,21 @@ class _Warp:
     def __init__(self, lanes: int):
         self.lanes = lanes
         self.mask = (1 << lanes) - 1
-        self.slots = [None] * WARP
+        # Two slot tables used in turn, so one barrier per exchange is enough:
+        # a lane writes table k % 2 again at exchange k + 2, after passing the
+        # barrier of exchange k + 1, which no lane reaches before it has read
+        # its exchange k result from that table.
+        self.tables = ([None] * WARP, [None] * WARP)
+        self.turn = [0] * WARP  # each lane's next table
         self.barrier = threading.Barrier(lanes, timeout=BARRIER_TIMEOUT_S)
 
     def exchange(self, lane, value, pick):
         """Publish ``value``; return ``pick(slots)`` once every lane has published."""
-        self.slots[lane] = value
+        slots = self.tables[self.turn[lane]]
+        self.turn[lane] ^= 1
+        slots[lane] = value
         self.barrier.wait()
-        result = pick(self.slots)
-        self.barrier.wait()
-        return result
+        return pick(slots)
 
 
 def _current_warp(module) -> tuple[_Warp, int]:
