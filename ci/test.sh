@@ -19,9 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# worksteal: a worker that runs out of tests takes queued ones from the other,
-# so a pass does not end on one worker finishing a long tail alone
-WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-auto}" --dist worksteal)
+WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-auto}")
 stage_start=$SECONDS
 stage_done() { echo "== $1: $((SECONDS - stage_start)) s"; stage_start=$SECONDS; }
 
