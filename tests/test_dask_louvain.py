@@ -71,9 +71,19 @@ def check_contract(result, q, edges, resolution=1.0):
 BAR = {"default": 0.99, "every level distributed": 0.94}
 
 
+#: The forced path runs on six of the shared graphs: the larger ones (MIT8,
+#: wing, astro-ph, wiki-Vote, 4elt) run their first level across the workers
+#: on the default path already, and every forced pass costs Dask round trips
+#: (the forced path on all 15 took 60 s of the unit pass; all passed).
+FORCED = [p for p in GRAPHS if p.stem in ("karate", "lesmis", "jazz", "celegans_metabolic",
+                                          "polblogs", "hep-th")]
+
+
 @needs_shared
-@pytest.mark.parametrize("path_kind", sorted(BAR))
-@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path,path_kind",
+                         [(p, "default") for p in GRAPHS] +
+                         [(p, "every level distributed") for p in FORCED],
+                         ids=lambda v: getattr(v, "stem", v))
 def test_shared_graphs_reach_the_single_machine_quality(client, path, path_kind, monkeypatch):
     if path_kind == "every level distributed":
         monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
