@@ -20,3 +20,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="simulator pass: runs only cudasim tests"))
         elif not SIMULATED and is_sim:
             item.add_marker(pytest.mark.skip(reason="needs NUMBA_ENABLE_CUDASIM=1 (the ci/test.sh simulator pass)"))
+
+
+@pytest.fixture(scope="session")
+def client():
+    """One LocalCluster of 2 worker processes (1 thread each) for every test
+    module of the Dask path in this test process: the cluster and its
+    workers' imports start once, not once per module."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, memory_limit="4GiB")
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()

@@ -411,17 +411,6 @@ def test_roma_start_that_is_not_a_matching():
 # --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def client():
-    distributed = pytest.importorskip("distributed")
-    pytest.importorskip("dask.dataframe")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, memory_limit="4GiB")
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
-
-
 def _objects(frame):
     """String columns as objects with None for nulls (Dask keeps strings in its
     own string dtype)."""

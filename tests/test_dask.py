@@ -30,15 +30,6 @@ NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 MATCHINGS = {"suitor": cm.suitor_matching, "locally_dominant": cm.locally_dominant_matching}
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, memory_limit="4GiB")
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
-
-
 def dask_frame(edges, partitions):
     """The edges as a Dask frame, and the pandas frame it holds: Dask stores
     string columns as its own string dtype, so the single-machine peer runs

@@ -30,15 +30,6 @@ needs_shared = pytest.mark.skipif(not GRAPHS, reason=f"no graphs under {SHARED_D
 NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, memory_limit="4GiB")
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
-
-
 @pytest.fixture
 def every_level_distributed(monkeypatch):
     """No coarse graph is small enough for one worker: every level runs on all."""
