@@ -12,7 +12,8 @@ from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.output import vertex_frame
 from ..structure.progress import Stopwatch, log_step
-from ..structure.checks import check_resolution, check_seed, numpy_seed
+from ..structure.checks import (check_positive_int, check_resolution, check_seed,
+                                check_threshold, numpy_seed)
 from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, _move_phase, first_appearance_codes,
                       level_modularity, level_rows, rows_of_graph)
 
@@ -113,13 +114,8 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     seed = _alias(seed, random_state, 0, "seed", "random_state")
     require_undirected(graph, symmetrize, "leiden")
     check_resolution(resolution)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
-            or not threshold >= 0:
-        raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
-    if isinstance(max_level, bool) or not isinstance(max_level, (int, np.integer)) \
-            or max_level < 1:
-        name = "max_iter" if max_iter is not None else "max_level"
-        raise ValueError(f"{name} must be a positive int, got {max_level!r}")
+    check_threshold(threshold)
+    check_positive_int(max_level, "max_iter" if max_iter is not None else "max_level")
     if isinstance(theta, bool) or not isinstance(theta, (int, float, np.number)) \
             or not np.isfinite(theta) or theta < 0:
         raise ValueError(f"theta must be a non-negative finite number, got {theta!r}")

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.checks import check_resolution, check_seed, numpy_seed
+from ..structure.checks import (check_positive_int, check_resolution, check_seed,
+                                check_threshold, numpy_seed)
 from ..structure.csr import neighbour_csr
 from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, sum_safe
 from ..structure.graph import as_graph, require_undirected
@@ -109,12 +110,8 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     (0.4198, 4)
     """
     check_resolution(resolution)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
-            or not threshold >= 0:
-        raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
-    if isinstance(max_level, bool) or not isinstance(max_level, (int, np.integer)) \
-            or max_level < 1:
-        raise ValueError(f"max_level must be a positive int, got {max_level!r}")
+    check_threshold(threshold)
+    check_positive_int(max_level, "max_level")
     seed = check_seed(seed)
     if is_distributed_input(graph):
         from ..dask.louvain import louvain_dask

@@ -252,6 +252,19 @@ def check_resolution(resolution) -> None:
         raise ValueError(f"resolution must be a positive finite number, got {resolution!r}")
 
 
+def check_threshold(threshold) -> None:
+    """A modularity-gain threshold must be a non-negative number (not a bool)."""
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+            or not threshold >= 0:
+        raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
+
+
+def check_positive_int(value, name: str) -> None:
+    """A count such as ``max_level`` must be a positive int (not a bool or a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
+
+
 #: The label column of a partition frame: ``community`` (what this package's
 #: ``louvain`` returns) or ``partition`` (what ``cugraph.louvain`` returns).
 PARTITION_COLUMNS = ("community", "partition")
