@@ -263,13 +263,18 @@ def main() -> None:
         (write_louvain_report if args.algorithm == "louvain" else write_report)(report, args.out)
 
 
-def write_louvain_report(report: dict, out: str) -> None:
+def report_head(report: dict, out: str, what: str) -> list[str]:
+    """Write the JSON report; the Markdown report's title, machine, command and commit lines."""
     Path(out + ".json").write_text(json.dumps(report, indent=1))
+    return [f"# Distributed {what} on a LocalCluster ({report['date']})", "",
+            f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
+            f"Commit: {report['commit']}; load average at start "
+            f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", ""]
+
+
+def write_louvain_report(report: dict, out: str) -> None:
     mb = 1e6
-    lines = [f"# Distributed Louvain on a LocalCluster ({report['date']})", "",
-             f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
-             f"Commit: {report['commit']}; load average at start "
-             f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", "",
+    lines = report_head(report, out, "Louvain") + [
              "Q: the distributed call's modularity (checked equal to cm.modularity of its "
              "frame) over the single-machine CPU call's. Memory in MB above each process's "
              "idle baseline (the input it holds counted); worker columns: the largest worker.",
@@ -290,12 +295,8 @@ def write_louvain_report(report: dict, out: str) -> None:
 
 
 def write_report(report: dict, out: str) -> None:
-    Path(out + ".json").write_text(json.dumps(report, indent=1))
     mb = 1e6
-    lines = [f"# Distributed suitor_matching on a LocalCluster ({report['date']})", "",
-             f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
-             f"Commit: {report['commit']}; load average at start "
-             f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", "",
+    lines = report_head(report, out, "suitor_matching") + [
              "Memory in MB above each process's idle baseline (after imports and compilation;"
              " the input it holds counted) and above its input (the call's own memory); "
              "worker columns: the largest worker.", "",
