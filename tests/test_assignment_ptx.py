@@ -5,11 +5,10 @@ NVVM is not installed."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from conftest import SIMULATED
+from test_ptx import compile_ptx, monkeypatch_module  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(SIMULATED, reason="compiles real CUDA, not the simulator")
 
@@ -30,25 +29,6 @@ def _signatures():
                                  f"{I64}, {scalar})")
         yield G.slack_kernel, (f"({I64}, {I64}, {cost}, {pot}, {I64}, {I64}, {scalar}, int64, "
                                f"{scalar})")
-
-
-@pytest.fixture(scope="module")
-def compile_ptx():
-    numba_cuda = pytest.importorskip("numba.cuda")
-    from numba.cuda import dispatcher
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(dispatcher, "get_current_device",
-                   lambda: SimpleNamespace(compute_capability=(9, 0)))
-
-        def probe(a):
-            a[0] = 1
-
-        try:
-            numba_cuda.compile_ptx(probe, f"({I64},)", cc=(9, 0))
-        except Exception as err:  # no NVVM / NVRTC on this machine
-            pytest.skip(f"cannot compile CUDA here: {type(err).__name__}: {err}")
-        yield lambda kernel, sig: numba_cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))[0]
 
 
 @pytest.mark.parametrize("kernel,signature", list(_signatures()),
