@@ -157,3 +157,36 @@ def test_every_thread_of_a_block_gets_the_same_shared_array():
         out = np.zeros(4, dtype=np.int64)
         block_sum_through_shared[4, 256](values, out)
         assert out.tolist() == values.reshape(4, 256).sum(axis=1).tolist()
+
+
+@cuda.jit
+def fail_while_the_block_waits(out, failing):
+    # one thread raises while the others wait in a barrier (and a warp primitive)
+    t = cuda.threadIdx.x
+    if t == failing:
+        raise ValueError("thread gives up")
+    cuda.syncthreads()
+    out[t] = cuda.shfl_sync(0xFFFFFFFF, t, 0)
+
+
+@cuda.jit
+def coordinates(out):
+    x, y = cuda.threadIdx.x, cuda.threadIdx.y
+    row = cuda.blockIdx.x * cuda.blockDim.x * cuda.blockDim.y + y * cuda.blockDim.x + x
+    out[row, 0] = cuda.blockIdx.x
+    out[row, 1] = x
+    out[row, 2] = y
+
+
+def test_threads_serve_block_after_block_and_survive_a_failed_launch():
+    """The shim hands a launch's blocks to pooled Python threads; a failed
+    launch must not leave a thread of the pool stuck in a barrier or seen
+    by the next launch, and every reused thread must take its new
+    coordinates (a 2-D block after 1-D ones)."""
+    for failing in (0, 17, 63):
+        with pytest.raises(ValueError, match=rf"tid=\[{failing}, 0, 0\].*thread gives up"):
+            fail_while_the_block_waits[1, 64](np.zeros(64, dtype=np.int64), failing)
+        out = np.full((3 * 32, 3), -1, dtype=np.int64)
+        coordinates[3, (8, 4)](out)
+        expected = [(b, x, y) for b in range(3) for y in range(4) for x in range(8)]
+        assert [tuple(r) for r in out.tolist()] == expected
