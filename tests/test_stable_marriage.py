@@ -601,3 +601,42 @@ def test_capacities_helper_maps_ids():
     caps = capacities(pd.DataFrame({"acceptor": ["c", "a", "b", "zz"], "capacity": [3, 1, 2, 9]}),
                       labels, "acceptor", "acceptor", pd, np, "acceptor_capacity")
     assert caps.tolist() == [1, 2, 3]
+
+
+RANK_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+               np.float32, np.float64]
+
+
+@pytest.mark.parametrize("dtype", RANK_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_every_rank_dtype_keeps_the_order_of_its_values(dtype):
+    """The CPU build reads ranks as int64 or float64 (one compilation per
+    kind); each dtype's own order must survive: negative ranks, and uint64
+    ranks on both sides of 2**63 (mapped by flipping the top bit)."""
+    rng = np.random.default_rng(np.dtype(dtype).itemsize)
+    n = 7
+    info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
+    # distinct values spread over the type's range, lowest and highest included
+    pool = (np.linspace(float(info.min), float(info.max), 40) if info is not None
+            else np.linspace(-1e30 if dtype == np.float32 else -1e300, 1e30, 40))
+    values = np.unique(pool.astype(dtype) if info is None or info.bits < 64 else
+                       np.array([info.min, info.max, info.max - 1, info.min + 1, 0, 1, 5,
+                                 info.max // 2, info.max // 2 + 1, info.max // 2 + 2, 2**40,
+                                 2**62, 2**63 - 7 if dtype == np.int64 else 2**63 + 7, 17],
+                                dtype=dtype))
+    assert len(values) >= n
+
+    def side(person, other):
+        rows = []
+        for p in range(n):
+            ranks = rng.choice(values, n, replace=False)
+            rows += [(p, o, r) for o, r in zip(rng.permutation(n), ranks)]
+        frame = pd.DataFrame(rows, columns=[person, other, "rank"])
+        return frame.astype({"rank": dtype})
+
+    pp, ap = side("proposer", "acceptor"), side("acceptor", "proposer")
+    # dense int64 ranks from NumPy's exact sort of the values themselves
+    dense = {"rank": lambda f: np.unique(f["rank"].to_numpy(), return_inverse=True)[1]
+             .reshape(-1).astype(np.int64)}
+    expected = cm.stable_marriage(pp.assign(**dense), ap.assign(**dense), **CPU)
+    assert pp["rank"].dtype == dtype
+    assert cm.stable_marriage(pp, ap, **CPU).equals(expected)
