@@ -29,6 +29,9 @@ def client():
     workers' imports start once, not once per module."""
     distributed = pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")
+    from dask_warmup import warm_dask_kernels
+
+    warm_dask_kernels()  # compiled here once, loaded by the workers
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=None, memory_limit="4GiB")
     with distributed.Client(cluster) as c:

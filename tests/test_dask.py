@@ -319,6 +319,9 @@ def test_example_runs():
     import sys
     from pathlib import Path
 
+    from dask_warmup import warm_dask_kernels
+
+    warm_dask_kernels()  # compiled once here, not in both of the example's workers
     script = Path(__file__).resolve().parents[1] / "examples" / "dask_matching.py"
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=300)
