@@ -49,7 +49,7 @@ def warm_dask_kernels(extra=()) -> None:
     with open(LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
-                                dashboard_address=None) as client:
+                                dashboard_address=":0") as client:
             for edges in list(extra) + ([] if _warmed else _frames()):
                 frame = dd.from_pandas(edges, npartitions=2)
                 cm.suitor_matching(frame).compute(scheduler=client)
