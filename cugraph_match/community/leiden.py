@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..structure.edges import sum_safe
 from ..structure.graph import as_graph, require_undirected
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
 from ..structure.output import vertex_frame
 from ..structure.progress import Stopwatch, log_step
 from ..structure.checks import (check_positive_int, check_resolution, check_seed,
                                 check_threshold, numpy_seed)
-from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, _move_phase, first_appearance_codes,
-                      level_modularity, level_rows, rows_of_graph)
+from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, MAX_PASSES, _move_phase,
+                      first_appearance_codes, level_modularity, level_rows, rows_of_graph)
 
 # θ in units of the graph's mean edge weight: exp(ΔH / θw̄) with θ = 0.01 makes
 # a gain one mean edge larger e^100 times likelier, so the refinement is
@@ -112,7 +114,8 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     """
     max_level = _alias(max_level, max_iter, 100, "max_level", "max_iter")
     seed = _alias(seed, random_state, 0, "seed", "random_state")
-    require_undirected(graph, symmetrize, "leiden")
+    if not is_distributed_input(graph):
+        require_undirected(graph, symmetrize, "leiden")
     check_resolution(resolution)
     check_threshold(threshold)
     check_positive_int(max_level, "max_iter" if max_iter is not None else "max_level")
@@ -120,6 +123,14 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
             or not np.isfinite(theta) or theta < 0:
         raise ValueError(f"theta must be a non-negative finite number, got {theta!r}")
     seed = check_seed(seed, "random_state" if random_state is not None else "seed")
+    if is_distributed_input(graph):
+        from ..dask.louvain import louvain_dask
+
+        return louvain_dask(graph, source, destination, weight, resolution, threshold,
+                            max_level, backend, seed, True,
+                            functools.partial(leiden_of_edge_frame, theta=float(theta)),
+                            COARSE_THRESHOLD, COARSE_ABOVE_VERTICES, MAX_PASSES,
+                            refine_level=greedy_refinement)
     prepared = as_graph(graph, source, destination, weight, backend)
     given = prepared.weighted_graph()
     if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
@@ -140,6 +151,26 @@ def _alias(value, alias, default, name: str, alias_name: str):
         raise ValueError(f"{name}={value!r} and {alias_name}={alias!r} name the same "
                          f"parameter; give one of them")
     return alias
+
+
+def leiden_of_edge_frame(frame, resolution: float, threshold: float, max_level: int, seed: int,
+                         theta: float = DEFAULT_THETA) -> pd.Series:
+    """Leiden on the CPU of a pandas ``src | dst | weight`` edge list: the
+    community of each vertex, indexed by vertex id (the Dask path's last
+    levels, on one worker)."""
+    prepared = as_graph(frame, "src", "dst", "weight", "cpu")
+    g = sum_safe(prepared.weighted_graph(), np)
+    community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
+                                   theta)
+    return pd.Series(np.asarray(community), index=np.asarray(prepared.labels))
+
+
+def greedy_refinement(rows, k, two_m: float, community, resolution: float, order):
+    """Leiden's refinement on the CPU with θ = 0 (the Dask path's levels, on
+    each worker's owned vertices): (refined labels, vertices that joined)."""
+    from .leiden_cpu import refine_partition
+
+    return refine_partition(*rows, k, two_m, community, resolution, 0.0, order, np.zeros(0))
 
 
 def leiden_communities(g, resolution: float, threshold: float, max_level: int, backend,

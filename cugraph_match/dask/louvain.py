@@ -99,11 +99,11 @@ def _broadcast(client, value):
     return client.scatter([value], broadcast=True, hash=False)[0]
 
 
-def _exchange(g: DistributedGraph, after: list) -> list[list]:
-    """blocks[i][k]: the communities of worker i's ends of its cut edges with k,
-    read after worker i's task ``after[i]``."""
+def _exchange(g: DistributedGraph, after: list, task: Callable = lw.owned_block) -> list[list]:
+    """blocks[i][k]: the communities (or what ``task`` reads) of worker i's
+    ends of its cut edges with k, read after worker i's task ``after[i]``."""
     p = len(g.workers)
-    return [[g.submit(i, lw.owned_block, after[i], k) if i != k else None for k in range(p)]
+    return [[g.submit(i, task, after[i], k) if i != k else None for k in range(p)]
             for i in range(p)]
 
 
@@ -158,6 +158,52 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     return q_start, q, moved_total
 
 
+def refine_owned(g: DistributedGraph, refine_level: Callable, two_m: float, resolution: float,
+                 seed_words: list, stats: dict) -> None:
+    """Leiden's refinement on every worker's owned vertices (see
+    ``louvain_worker.refine_owned``), the ghosts' new communities swapped;
+    nothing changes if no vertex joined another anywhere."""
+    client, p = g.client, len(g.workers)
+    clock = Stopwatch()
+    joined = sum(client.gather([g.submit(k, lw.refine_owned, refine_level, two_m, resolution,
+                                         [*seed_words, k]) for k in range(p)]))
+    if joined == 0:  # the communities themselves, as one machine aggregates then
+        g.on_all(lw.unrefine)
+    blocks = _exchange(g, [None] * p)
+    client.gather([g.submit(k, lw.take_ghosts, *[blocks[i][k] for i in range(p)])
+                   for k in range(p)])
+    stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"]
+    log_step("dask leiden refinement", None, g.num_vertices, g.num_edges, clock.lap(),
+             joined=joined)
+
+
+def split_components(g: DistributedGraph, stats: dict) -> int:
+    """Every community of the workers' partition split into its connected
+    components, each named by its smallest vertex; returns the rounds.
+
+    Each worker groups its owned vertices and ghosts by community along its
+    owned rows (a union-find) and gives every owned vertex the smallest label
+    in its group; the workers swap their cut-edge ends' labels and repeat
+    until no label falls anywhere.  A component crossing the workers is one
+    group on each, joined through the ghosts, so the smallest label reaches
+    all of it in at most one round per worker boundary on its paths."""
+    client, p = g.client, len(g.workers)
+    blocks = _exchange(g, [None] * p)  # the ghosts' communities
+    after = [g.submit(k, lw.components_start, *[blocks[i][k] for i in range(p)])
+             for k in range(p)]
+    rounds = 0
+    while True:
+        blocks = _exchange(g, after, lw.owned_labels)
+        after = [g.submit(k, lw.components_pass, *[blocks[i][k] for i in range(p)])
+                 for k in range(p)]
+        rounds += 1
+        stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"]
+        if sum(client.gather(after)) == 0:
+            break
+    g.on_all(lw.components_end)
+    return rounds
+
+
 def _coarse_graph(g: DistributedGraph):
     """The next level's edge list as a Dask frame (pairs summed over workers)
     and an upper bound of its edge count."""
@@ -186,12 +232,21 @@ def _level_map(g: DistributedGraph) -> pd.Series:
 def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: float,
                  threshold: float, max_level: int, backend: str, seed: int, refine: bool,
                  finish: Callable, coarse_threshold: float, coarse_above: int,
-                 max_passes: int, return_stats: bool = False):
+                 max_passes: int, return_stats: bool = False,
+                 refine_level: Callable | None = None):
     """``louvain`` of a Dask edge list (or DistributedGraph): a Dask frame
     ``vertex | community`` and Q.  ``finish(frame, resolution, threshold,
     max_level, seed)`` is the single-machine Louvain of a pandas ``src | dst
     | weight`` frame returning a Series of communities by vertex; the
-    thresholds are the single machine's (see ``community/louvain.py``)."""
+    thresholds are the single machine's (see ``community/louvain.py``).
+
+    ``refine_level`` given makes it Leiden on Dask (``finish`` the
+    single-machine Leiden, ``refine_level(rows, degree, two_m, community,
+    resolution, order)`` its refinement, run on each worker's owned vertices
+    before a level is aggregated); the final communities are split into
+    their connected components across the workers (:func:`split_components`),
+    so every community is connected, as Leiden's are on one machine."""
+    connected = refine_level is not None
     g0 = as_distributed_graph(graph, source, destination, weight, backend)
     client, p = g0.client, len(g0.workers)
     starts = client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
@@ -228,14 +283,24 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                                         "moved": moved, "Q": q})
                 log_step("dask louvain level", levels - 1, g.num_vertices, g.num_edges,
                          clock.lap(), moved=moved, Q=q)
+                done = moved == 0 or q - q_start < threshold or levels >= max_level
                 if g is not g0:
                     chain.append(_level_map(g))
-                if moved == 0 or q - q_start < threshold or levels >= max_level:
+                if done:
                     break
                 coarse, rows = _coarse_graph(g)
+                to_one_worker = rows <= finish_edges
+                if to_one_worker and connected:
+                    # Leiden: the rest on one worker starts from sub-communities
+                    # refined on each worker, as Leiden aggregates by its refinement
+                    del coarse
+                    refine_owned(g, refine_level, two_m, resolution, [seed, levels], stats)
+                    if g is not g0:
+                        chain[-1] = _level_map(g)
+                    coarse, rows = _coarse_graph(g)
                 if g is not g0:
                     g.on_all(lw.end)  # its coarse edges are computed: the level is done
-                if rows <= finish_edges:
+                if to_one_worker:
                     finish_on_one_worker(coarse, rows)
                     break
                 g = DistributedGraph(coarse, "src", "dst", "weight", client)
@@ -250,6 +315,12 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                       composite.to_numpy(np.int64))
         passes = max_passes if refine else 0
         _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
+        if connected:
+            before = len(np.unique(np.concatenate([f["ids"] for f in
+                                                   g0.on_all(lw.first_members)])))
+            rounds = split_components(g0, stats)
+            _, q, _ = move_phase(g0, two_m, resolution, threshold, 0, [seed, 2**31], stats)
+            stats["split"] = {"rounds": rounds, "communities_before": int(before)}
         firsts = g0.on_all(lw.first_members)
         ids = np.concatenate([f["ids"] for f in firsts])
         first = np.concatenate([f["first"] for f in firsts])
@@ -269,5 +340,11 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
         g0.on_all(lw.end)
         raise
     stats["communities"] = int(len(ids))
-    log.info("cugraph_match.dask: Louvain in %d levels on %d workers, Q=%.6f", levels, p, q)
+    if connected:
+        stats["split"]["new_communities"] = stats["communities"] - \
+            stats["split"]["communities_before"]
+        log_step("dask leiden connectivity split", None, g0.num_vertices, g0.num_edges,
+                 clock.lap(), **stats["split"])
+    log.info("cugraph_match.dask: %s in %d levels on %d workers, Q=%.6f",
+             "Leiden" if connected else "Louvain", levels, p, q)
     return (result, q, stats) if return_stats else (result, q)

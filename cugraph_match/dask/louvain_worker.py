@@ -14,6 +14,8 @@ moves (the same array everywhere) is added.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -150,6 +152,76 @@ def coarse_entries(offsets, indices, keys, table, loop, community, own_lo, own_h
     return lo, hi, w
 
 
+@njit(cache=True, nogil=True)
+def _root(parent, v):
+    while parent[v] != v:
+        parent[v] = parent[parent[v]]  # path halving
+        v = parent[v]
+    return v
+
+
+@njit(cache=True, nogil=True)
+def local_components(offsets, indices, community, own_lo, own_hi):
+    """Union-find over the local vertices (owned and ghost): the two ends of
+    an owned row's edge are joined when they are in the same community.
+    Returns every local vertex's root.  A union-find, not a search: a ghost
+    can join two owned groups that no owned edge joins."""
+    n = community.shape[0]
+    parent = np.arange(n, dtype=np.int64)
+    for v in range(own_lo, own_hi):
+        for j in range(offsets[v], offsets[v + 1]):
+            u = indices[j]
+            if community[u] == community[v]:
+                a = _root(parent, v)
+                b = _root(parent, u)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    for v in range(n):
+        parent[v] = _root(parent, v)
+    return parent
+
+
+@njit(cache=True, nogil=True)
+def lower_labels(root, label, own_lo, own_hi):
+    """Each owned vertex takes the smallest label of its local group (the
+    ghosts' labels as last received); returns how many owned labels fell."""
+    smallest = label.copy()
+    for v in range(root.shape[0]):
+        if label[v] < smallest[root[v]]:
+            smallest[root[v]] = label[v]
+    fell = 0
+    for v in range(own_lo, own_hi):
+        if smallest[root[v]] < label[v]:
+            label[v] = smallest[root[v]]
+            fell += 1
+    return fell
+
+
+@njit(cache=True, nogil=True)
+def owned_rows(offsets, indices, keys, table, own_lo, own_hi):
+    """The subgraph of the owned vertices as rows (offsets, indices, weights),
+    vertices numbered from ``own_lo``; edges to ghosts left out."""
+    n = own_hi - own_lo
+    out_offsets = np.zeros(n + 1, dtype=np.int64)
+    for r in range(own_lo, own_hi):
+        count = 0
+        for j in range(offsets[r], offsets[r + 1]):
+            if own_lo <= indices[j] < own_hi:
+                count += 1
+        out_offsets[r - own_lo + 1] = out_offsets[r - own_lo] + count
+    out_indices = np.empty(out_offsets[n], dtype=np.int64)
+    out_weights = np.empty(out_offsets[n], dtype=np.float64)
+    at = 0
+    for r in range(own_lo, own_hi):
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if own_lo <= x < own_hi:
+                out_indices[at] = x - own_lo
+                out_weights[at] = table[keys[j]]
+                at += 1
+    return out_offsets, out_indices, out_weights
+
+
 # --------------------------------------------------------------------------
 # tasks
 # --------------------------------------------------------------------------
@@ -198,12 +270,19 @@ def owned_block(gid: str, previous, k: int):
     return part.run[STATE]["community"][part.cut_own[cut]]
 
 
-def _receive(part, blocks) -> None:
-    community = part.run[STATE]["community"]
+def owned_labels(gid: str, previous, k: int):
+    """:func:`owned_block` for the component labels."""
+    part = PARTS[gid]
+    cut = slice(part.cut_start[k], part.cut_start[k + 1])
+    return part.run[STATE]["label"][part.cut_own[cut]]
+
+
+def _receive(part, blocks, key: str = "community") -> None:
+    values = part.run[STATE][key]
     for k, block in enumerate(blocks):
         if block is not None and k != part.me:
             cut = slice(part.cut_start[k], part.cut_start[k + 1])
-            community[part.cut_ghost[cut]] = block
+            values[part.cut_ghost[cut]] = block
 
 
 def phase_totals(gid: str, *blocks) -> dict:
@@ -350,10 +429,81 @@ def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     return frame
 
 
+def refine_owned(gid: str, refine: Callable, two_m: float, resolution: float,
+                 seed_words: list) -> int:
+    """Leiden's refinement of the owned vertices (``refine(rows, degree,
+    two_m, community codes, resolution, order)``, the single-machine one,
+    passed down), greedily (θ = 0): inside
+    each community, owned vertices start alone and merge into the
+    sub-communities of owned vertices they are well connected to (a
+    sub-community never spans workers, so it is connected through owned
+    edges).  A community's total and a vertex's weight into it count only
+    the owned vertices here.  Each owned vertex's community becomes its
+    sub-community, named by the level-wide id of a member; returns how many
+    vertices joined another."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    pref = part.pref
+    own = slice(part.own_lo, part.own_hi)
+    rows = owned_rows(pref.offsets, pref.indices, pref.keys, state["table"], part.own_lo,
+                      part.own_hi)
+    _, codes = np.unique(state["community"][own], return_inverse=True)
+    order = np.random.default_rng(seed_words).permutation(part.own_hi - part.own_lo)
+    refined, joined = refine(rows, state["degree"], two_m, codes.reshape(-1).astype(np.int64),
+                             resolution, order.astype(np.int64))
+    state["unrefined"] = state["community"][own].copy()
+    state["community"][own] = state["first"] + refined
+    return int(joined)
+
+
+def unrefine(gid: str) -> None:
+    """Take back :func:`refine_owned` (no vertex joined anywhere)."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    state["community"][part.own_lo:part.own_hi] = state.pop("unrefined")
+
+
+def take_ghosts(gid: str, *blocks) -> None:
+    """Take the ghosts' communities."""
+    _receive(PARTS[gid], blocks)
+
+
+def components_start(gid: str, *blocks) -> None:
+    """Take the ghosts' communities; group the local vertices by community
+    along the owned rows; every owned vertex's label is its level-wide id."""
+    part = PARTS[gid]
+    _receive(part, blocks)
+    state = part.run[STATE]
+    n = state["community"].shape[0]
+    label = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    label[part.own_lo:part.own_hi] = state["first"] + np.arange(part.own_hi - part.own_lo)
+    state["root"] = local_components(part.pref.offsets, part.pref.indices, state["community"],
+                                     part.own_lo, part.own_hi)
+    state["label"] = label
+
+
+def components_pass(gid: str, *blocks) -> int:
+    """Take the ghosts' labels, lower the owned ones; returns how many fell."""
+    part = PARTS[gid]
+    _receive(part, blocks, "label")
+    state = part.run[STATE]
+    return int(lower_labels(state["root"], state["label"], part.own_lo, part.own_hi))
+
+
+def components_end(gid: str) -> None:
+    """Each owned vertex's community becomes its component's label (the
+    smallest level-wide id in it)."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    own = slice(part.own_lo, part.own_hi)
+    state["community"][own] = state["label"][own]
+    del state["root"], state["label"]
+
+
 def finish_coarse(finish, resolution: float, threshold: float, max_level: int, seed: int,
                   *frames) -> pd.Series:
-    """The last levels on this worker: ``finish`` (the single-machine Louvain)
-    on the coarse graph, whose pieces are ``frames``."""
+    """The last levels on this worker: ``finish`` (the single-machine Louvain
+    or Leiden) on the coarse graph, whose pieces are ``frames``."""
     frame = pd.concat(frames, ignore_index=True)
     del frames
     return finish(frame, resolution, threshold, max(max_level, 1), seed)

@@ -1,0 +1,160 @@
+"""Leiden on a Dask edge list (``cm.leiden(dask_frame)``; design in the module
+notes of cugraph_match/dask/louvain.py): the single-machine contract (every
+vertex once, communities 0..k-1 by first vertex, Q equal to
+``cm.modularity`` of the frame), every community connected, Q against one
+machine's Leiden on the shared real graphs, the same result on every run and
+the single-machine errors; and the distributed connectivity split itself
+against SciPy's connected components."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
+from scipy.sparse.csgraph import connected_components
+
+import cugraph_match as cm
+from cugraph_match.datasets import read_graph
+from strategies import edge_frames
+from test_dask_louvain import FORCED, GRAPHS, NO_SHRINK, check_contract, needs_shared
+
+dd = pytest.importorskip("dask.dataframe")
+dask_louvain = pytest.importorskip("cugraph_match.dask.louvain")
+from cugraph_match.dask import louvain_worker  # noqa: E402
+
+
+def components_within(edges: pd.DataFrame, vertex, community) -> np.ndarray:
+    """The oracle: connected components of the subgraph of edges inside a
+    community, as a label per vertex (SciPy, no code of ours)."""
+    ids = pd.Index(vertex)
+    s, d = ids.get_indexer(edges["src"]), ids.get_indexer(edges["dst"])
+    community = np.asarray(community)
+    inside = community[s] == community[d]
+    n = len(ids)
+    adjacency = sp.coo_matrix((np.ones(int(inside.sum())), (s[inside], d[inside])), shape=(n, n))
+    return connected_components(adjacency, directed=False)[1]
+
+
+def same_partition(a, b) -> bool:
+    """Two labelings group the vertices alike."""
+    pairs = pd.DataFrame({"a": np.asarray(a), "b": np.asarray(b)}).drop_duplicates()
+    return pairs["a"].is_unique and pairs["b"].is_unique
+
+
+def assert_connected(edges, parts) -> None:
+    labels = components_within(edges, parts["vertex"], parts["community"])
+    assert same_partition(labels, parts["community"]), "a community is not connected"
+
+
+@settings(max_examples=examples(15), deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(max_vertices=40, max_edges=100), partitions=st.sampled_from([1, 2, 3]),
+       data=st.data())
+def test_split_equals_connected_components(client, edges, partitions, data):
+    """Any community assignment (few communities, so most are disconnected)
+    split across the workers equals SciPy's components inside communities."""
+    frame = dd.from_pandas(edges, npartitions=min(partitions, len(edges)), sort=False)
+    g = cm.dask.DistributedGraph(frame)
+    p = len(g.workers)
+    try:
+        g.client.gather([g.submit(k, louvain_worker.start, int(g.offsets[k])) for k in range(p)])
+        k = data.draw(st.integers(1, 4), label="communities")
+        assignment = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=g.num_vertices,
+                                                 max_size=g.num_vertices), label="assignment"))
+        g.on_all(louvain_worker.relabel, np.arange(g.num_vertices, dtype=np.int64), assignment)
+        before = pd.concat(g.on_all(louvain_worker.owned_communities), ignore_index=True)
+        dask_louvain.split_components(g, {"bytes_moved": 0})
+        after = pd.concat(g.on_all(louvain_worker.owned_communities), ignore_index=True)
+    finally:
+        g.on_all(louvain_worker.end)
+    assert after["vertex"].equals(before["vertex"])
+    expected = components_within(frame.compute(), before["vertex"], before["community"])
+    assert same_partition(expected, after["community"])
+
+
+@needs_shared
+@pytest.mark.parametrize("path,path_kind",
+                         [(p, "default") for p in GRAPHS if p.stem in (
+                             "MIT8", "astro-ph", "wiki-Vote", "4elt", "power", "jazz")] +
+                         [(p, "every level distributed") for p in FORCED[:4]],
+                         ids=lambda v: getattr(v, "stem", v))
+def test_shared_graphs_connected_and_near_the_single_machine_quality(client, path, path_kind,
+                                                                     monkeypatch):
+    if path_kind == "every level distributed":
+        monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+        monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    edges, _ = read_graph(path)
+    result, q = cm.leiden(dd.from_pandas(edges, npartitions=3))
+    parts = check_contract(result, q, edges)
+    assert_connected(edges, parts)
+    _, single_q = cm.leiden(edges, backend="cpu")
+    assert q >= (0.99 if path_kind == "default" else 0.94) * single_q
+
+
+#: Where the levels run: the whole graph on one worker (a small input), the
+#: first level(s) across the workers and the rest, from sub-communities
+#: refined on each worker, on one, or every level across the workers.
+PATHS = {"one worker": None, "first levels distributed": "half", "every level distributed": 0}
+
+
+@settings(max_examples=examples(10), deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(max_vertices=40, max_edges=120), partitions=st.sampled_from([1, 2, 3]),
+       resolution=st.sampled_from([0.5, 1.0, 2.0]), path=st.sampled_from(sorted(PATHS)))
+def test_random_graphs_keep_the_contract(client, edges, partitions, resolution, path):
+    saved = dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE
+    if PATHS[path] is not None:
+        finish = len(edges) // 2 if PATHS[path] == "half" else 0
+        dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = finish, 0.0
+    try:
+        frame = dd.from_pandas(edges, npartitions=min(partitions, len(edges)), sort=False)
+        edges = frame.compute()
+        result, q = cm.leiden(frame, resolution=resolution)
+    finally:
+        dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = saved
+    parts = check_contract(result, q, edges, resolution)
+    assert_connected(edges, parts)
+
+
+def test_same_result_on_every_run(client, monkeypatch):
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    frame = dd.from_pandas(cm.datasets.load("netscience"), npartitions=2)
+    first, q = cm.leiden(frame, seed=5)
+    again, q_again = cm.leiden(cm.dask.DistributedGraph(frame), random_state=5)
+    pd.testing.assert_frame_equal(first.compute(), again.compute())
+    assert q == q_again
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    ({"theta": -1.0}, ValueError), ({"theta": float("inf")}, ValueError),
+    ({"resolution": 0}, ValueError), ({"max_level": 0}, ValueError),
+    ({"max_iter": 0}, ValueError), ({"seed": 1.5}, TypeError),
+    ({"seed": 1, "random_state": 2}, ValueError), ({"weight": "missing"}, (KeyError, ValueError)),
+])
+def test_bad_arguments_give_the_single_machine_error(client, kwargs, error):
+    edges = cm.datasets.load("karate")
+    with pytest.raises(error) as distributed_error:
+        cm.leiden(dd.from_pandas(edges, npartitions=2), **kwargs)
+    with pytest.raises(error) as single_error:
+        cm.leiden(edges, backend="cpu", **kwargs)
+    assert str(distributed_error.value) == str(single_error.value)
+
+
+def test_refinement_and_split_are_logged_at_info(client, caplog, monkeypatch):
+    """lesmis (254 edges): the first level across the workers, the coarse
+    rest (under 100 edges) refined and finished on one worker."""
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 100)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    edges = cm.datasets.load("lesmis")
+    with caplog.at_level("INFO", logger="cugraph_match"):
+        result, q = cm.leiden(dd.from_pandas(edges, npartitions=2))
+    messages = [r.getMessage() for r in caplog.records]
+    for step in ("dask louvain level 0", "dask leiden refinement", "dask leiden connectivity split"):
+        assert any(m.startswith(step) for m in messages), step
+    assert_connected(edges, check_contract(result, q, edges))
+    assert q >= 0.99 * cm.leiden(edges, backend="cpu")[1]
