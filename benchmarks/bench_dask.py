@@ -1,4 +1,4 @@
-"""Distributed matching (or Louvain: ``--algorithm louvain``) on a LocalCluster
+"""Distributed matching (or Louvain, Leiden: ``--algorithm louvain | leiden``) on a LocalCluster
 against the single-machine CPU call.
 
 For each graph (R-MAT ``rmatS`` of scale S, or the 2-D grid ``meshN``, N x N
@@ -115,7 +115,10 @@ def end_call() -> dict:
 CALLS = {
     "suitor": "(cm.suitor_matching({edges}{backend}), None)",
     "louvain": "cm.louvain({edges}{backend})",
+    "leiden": "cm.leiden({edges}{backend})",
 }
+#: The community detections: a partition and Q, compared by Q (their partitions may differ).
+COMMUNITY = ("louvain", "leiden")
 
 SINGLE = """
 import sys, time, json
@@ -167,22 +170,23 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         assert all(f.startswith(str(ROOT)) for f in where.values()), where
         for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
             cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2)).compute()
-            if algorithm == "louvain":
-                cm.louvain(dd.from_pandas(make_graph(small), npartitions=2))[0].compute()
+            if algorithm in COMMUNITY:
+                getattr(cm, algorithm)(dd.from_pandas(make_graph(small), npartitions=2))[0] \
+                    .compute()
         idle = on_workers(client, idle_point)
         frame = client.persist(dd.from_pandas(edges, npartitions=4 * workers))
         wait(frame)
         held = on_workers(client, start_call)
         start = time.perf_counter()
         q = None
-        if algorithm == "louvain":
-            result, q = cm.louvain(frame)
+        if algorithm in COMMUNITY:
+            result, q = getattr(cm, algorithm)(frame)
         else:
             result, stats = cm.suitor_matching(frame, return_stats=True)
         got = result.compute()
         seconds = time.perf_counter() - start
         end = on_workers(client, end_call)
-        if algorithm == "louvain":
+        if algorithm in COMMUNITY:
             assert got["vertex"].tolist() == expected["vertex"].tolist()
             checked = cm.modularity(edges, got)
             assert abs(checked - q) <= 1e-9 * abs(q), (checked, q)
@@ -260,7 +264,8 @@ def main() -> None:
                               if k not in ("messages_per_round", "build_phases")}), flush=True)
     report["algorithm"] = args.algorithm
     if args.out:
-        (write_louvain_report if args.algorithm == "louvain" else write_report)(report, args.out)
+        (write_community_report if args.algorithm in COMMUNITY else write_report)(report,
+                                                                                  args.out)
 
 
 def report_head(report: dict, out: str, what: str) -> list[str]:
@@ -272,9 +277,9 @@ def report_head(report: dict, out: str, what: str) -> list[str]:
             f"{tuple(round(x, 2) for x in report['load_average_at_start'])}", ""]
 
 
-def write_louvain_report(report: dict, out: str) -> None:
+def write_community_report(report: dict, out: str) -> None:
     mb = 1e6
-    lines = report_head(report, out, "Louvain") + [
+    lines = report_head(report, out, report["algorithm"].capitalize()) + [
              "Q: the distributed call's modularity (checked equal to cm.modularity of its "
              "frame) over the single-machine CPU call's. Memory in MB above each process's "
              "idle baseline (the input it holds counted); worker columns: the largest worker.",
