@@ -61,7 +61,12 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     graph : cm.Graph, cudf.DataFrame, pandas.DataFrame, cugraph.Graph, networkx.Graph or scipy.sparse matrix
         The graph, as in :func:`louvain`: undirected, duplicates keep their
         largest weight, self-loops kept (twice in their vertex's degree); a
-        directed graph object is an error unless ``symmetrize=True``.
+        directed graph object is an error unless ``symmetrize=True``.  A Dask
+        (or Dask-cuDF) edge list, or a
+        :class:`cugraph_match.dask.DistributedGraph`, runs on the workers of
+        its ``dask.distributed`` cluster (CPU kernels; the design is in
+        ``cugraph_match/dask/louvain.py``): the result is a Dask frame, every
+        community still connected, the exact partition not one machine's.
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
         No weight column means every weight is 1.
@@ -101,7 +106,8 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     parts : DataFrame
         ``vertex | community``, one row per vertex, sorted by vertex;
         communities numbered ``0..k-1`` in order of their first vertex.
-        cuDF when the input lives on the GPU, else pandas.
+        cuDF when the input lives on the GPU, else pandas; a Dask frame
+        partitioned by vertex (known divisions) for a Dask input.
     q : float
         The modularity of ``parts``, equal to :func:`modularity` of it.
 

@@ -37,6 +37,12 @@ single-machine CPU phase as the local step):
   every worker to its vertices.
 * **Refinement** (``refine=True``): one more distributed move phase on the
   original vertices from the final partition, as one machine's refinement.
+* **Leiden** (``refine_level`` given, from ``cm.leiden``): before the coarse
+  rest goes to one worker, each worker runs Leiden's refinement on its owned
+  vertices and the rest is built from those sub-communities; the finish is
+  the single-machine Leiden; after the refinement phase every community is
+  split into its connected components across the workers
+  (:func:`split_components`), so every community is connected.
 
 Cost: per pass, the owned rows once (as on one machine, divided by ``p``),
 ``2 × cut edges`` words between workers and the moved vertices' words
