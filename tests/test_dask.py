@@ -293,8 +293,9 @@ def test_modularity_keeps_self_loops_and_resolution(client):
 
 def test_other_functions_refuse_a_dask_frame(client):
     frame = dd.from_pandas(frame5(), npartitions=2)
-    with pytest.raises(TypeError, match=r"Dask input.*\.compute\(\)"):
-        cm.leiden(frame)
+    for function in (cm.roma_matching, cm.maximal_matching):
+        with pytest.raises(TypeError, match=r"Dask input.*louvain, leiden.*\.compute\(\)"):
+            function(frame)
 
 
 def test_return_stats_is_for_dask_inputs():

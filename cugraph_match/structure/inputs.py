@@ -190,7 +190,7 @@ def is_distributed_input(obj: Any) -> bool:
 
 
 DISTRIBUTED_FUNCTIONS = ("suitor_matching", "locally_dominant_matching", "b_suitor_matching",
-                         "modularity")
+                         "modularity", "louvain", "leiden")
 
 
 def _from_dask(obj, source, destination, weight) -> EdgeInput | None:
