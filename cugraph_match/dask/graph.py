@@ -135,11 +135,21 @@ class DistributedGraph:
         # parts already built on other workers
         finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
                                      self.gid)
+        self._finalizer = finalizer
         try:
             self._build(edges, meta)
         except BaseException:
             finalizer()
             raise
+
+    def release(self) -> None:
+        """Free the parts on the workers now, not when the graph is collected
+        (an algorithm done with a level's graph frees it before the next one
+        is built); the graph cannot be used afterwards."""
+        if self._finalizer.detach() is not None:
+            self.client.gather([self.client.submit(w.drop_part, w.part_key(self.gid, k),
+                                                   workers=[address], pure=False)
+                                for k, address in enumerate(self.workers)])
 
     # -- the build ----------------------------------------------------------
 

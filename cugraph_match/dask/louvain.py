@@ -305,11 +305,15 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                         chain[-1] = _level_map(g)
                     coarse, rows = _coarse_graph(g)
                 if g is not g0:
-                    g.on_all(lw.end)  # its coarse edges are computed: the level is done
+                    # its coarse edges are computed: the level is done, and its
+                    # parts go before the next level is built or finished
+                    g.on_all(lw.end)
+                    g.release()
                 if to_one_worker:
                     finish_on_one_worker(coarse, rows)
                     break
                 g = DistributedGraph(coarse, "src", "dst", "weight", client)
+                del coarse  # the workers' coarse edges, now in the new level's parts
                 client.gather([g.submit(k, lw.start, int(g.offsets[k])) for k in range(p)])
         del g
         if chain:

@@ -390,8 +390,22 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     pref = part.pref
     lo, hi, w = coarse_entries(pref.offsets, pref.indices, pref.keys, state["table"],
                                state["loop"], state["community"], part.own_lo, part.own_hi)
-    frame = pd.DataFrame({"src": lo, "dst": hi, "weight": w})
-    return frame.groupby(["src", "dst"], as_index=False, sort=False)["weight"].sum()
+    if lo.shape[0] == 0:
+        return pd.DataFrame({"src": lo, "dst": hi, "weight": w})
+    # parallel pairs summed by a sort of one packed key (ids < 2**31, so
+    # lo * span + hi fits in int64): a few arrays of the entries' length,
+    # where pandas' two-column group-by peaked at several times that
+    span = int(hi.max()) + 1
+    key = lo * span + hi
+    del lo, hi
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    w = w[order]
+    del order
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    key = key[starts]
+    return pd.DataFrame({"src": key // span, "dst": key % span,
+                         "weight": np.add.reduceat(w, starts)})
 
 
 def owned_communities(gid: str) -> pd.DataFrame:
