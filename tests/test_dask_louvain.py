@@ -9,6 +9,8 @@ notes of cugraph_match/dask/louvain.py)."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -179,3 +181,43 @@ def test_levels_and_passes_are_logged_at_info(client, caplog, every_level_distri
     messages = [r.getMessage() for r in caplog.records]
     assert any("dask louvain level" in m for m in messages)
     assert any("dask louvain pass" in m for m in messages)
+
+
+def test_coarse_levels_are_freed_before_the_finish():
+    """A done level's parts are freed before the next level is built or the
+    rest finished on one worker (DistributedGraph.release), not when the
+    level's graph is collected after the loop: seen from inside the finish,
+    on threaded workers (one process, one PARTS table)."""
+    from cugraph_match.dask import worker
+
+    PARTS = worker.PARTS
+    single = importlib.import_module("cugraph_match.community.louvain")
+
+    def finish(*args):
+        # the task arrives serialized: reach the worker's table through its module
+        import sys
+
+        here = sys.modules["cugraph_match.dask.worker"]
+        here.keys_at_finish = set(here.PARTS)
+        return importlib.import_module("cugraph_match.community.louvain") \
+            .louvain_of_edge_frame(*args)
+
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                            dashboard_address=":0") as own:
+        graph = cm.dask.DistributedGraph(dd.from_pandas(cm.datasets.load("netscience"),
+                                                        npartitions=2), client=own)
+        before = set(PARTS)
+        saved = dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE
+        dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = 500, 0.0  # 2 levels, then one worker
+        try:
+            _, _, stats = dask_louvain.louvain_dask(
+                graph, "src", "dst", "weight", 1.0, 1e-7, 100, "auto", 0, True, finish,
+                single.COARSE_THRESHOLD, single.COARSE_ABOVE_VERTICES, single.MAX_PASSES,
+                return_stats=True)
+        finally:
+            dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = saved
+        assert stats["finish"]["levels_before"] >= 2, stats  # a coarse level was built
+        seen = worker.__dict__.pop("keys_at_finish")
+        assert seen <= before, seen - before
+        graph.release()
+        assert not any(graph.gid in key for key in PARTS)
