@@ -76,11 +76,15 @@ def test_split_equals_connected_components(client, edges, partitions, data):
     assert same_partition(expected, after["community"])
 
 
+#: On the default path, astro-ph and wiki-Vote run their first level across the
+#: workers and refine before the rest goes to one worker (measured with MIT8,
+#: wing, 4elt and hep-th too: 0.996-1.012, README); forced across the
+#: workers, three small graphs.
 @needs_shared
 @pytest.mark.parametrize("path,path_kind",
-                         [(p, "default") for p in GRAPHS if p.stem in (
-                             "MIT8", "astro-ph", "wiki-Vote", "4elt", "power", "jazz")] +
-                         [(p, "every level distributed") for p in FORCED[:4]],
+                         [(p, "default") for p in GRAPHS if p.stem in ("astro-ph", "wiki-Vote")] +
+                         [(p, "every level distributed") for p in FORCED
+                          if p.stem in ("karate", "jazz", "celegans_metabolic")],
                          ids=lambda v: getattr(v, "stem", v))
 def test_shared_graphs_connected_and_near_the_single_machine_quality(client, path, path_kind,
                                                                      monkeypatch):
@@ -123,7 +127,7 @@ def test_random_graphs_keep_the_contract(client, edges, partitions, resolution, 
 def test_same_result_on_every_run(client, monkeypatch):
     monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
     monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
-    frame = dd.from_pandas(cm.datasets.load("netscience"), npartitions=2)
+    frame = dd.from_pandas(cm.datasets.load("lesmis"), npartitions=2)
     first, q = cm.leiden(frame, seed=5)
     again, q_again = cm.leiden(cm.dask.DistributedGraph(frame), random_state=5)
     pd.testing.assert_frame_equal(first.compute(), again.compute())
