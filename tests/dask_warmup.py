@@ -7,7 +7,11 @@ spent 25 s each compiling one set, the 8 workers of the memory-limited test
 4-5 s each on another, the example's two workers 7 s each.  Here one test
 process compiles them on an in-process (threaded) cluster while holding a
 file lock, so the other test process waits and then loads them, and every
-worker process started afterwards loads them from the cache.
+worker process started afterwards loads them from the cache.  A marker
+beside Numba's cache (``cugraph_match/dask/__pycache__``, empty in a fresh
+clone) tells a later test process that the default frames are done; if the
+code changed since, the workers compile what changed themselves (slower,
+never wrong).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -44,10 +49,17 @@ def warm_dask_kernels(extra=()) -> None:
     distributed = __import__("distributed")
     dd = __import__("dask.dataframe", fromlist=["from_pandas"])
     import cugraph_match as cm
+    from cugraph_match import dask as package
     from cugraph_match.dask import louvain as dask_louvain
 
+    # beside Numba's cache of these kernels: a fresh clone has neither
+    done = Path(package.__file__).parent / "__pycache__" / "warmed_for_tests"
     with open(LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists():  # another test process compiled the default frames' kernels
+            _warmed = True
+        if _warmed and not extra:
+            return
         with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
                                 dashboard_address=":0") as client:
             for edges in list(extra) + ([] if _warmed else _frames()):
@@ -64,4 +76,7 @@ def warm_dask_kernels(extra=()) -> None:
                     cm.louvain(graph)[0].compute(scheduler=client)
                 finally:
                     dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = finish
+        if not _warmed:
+            done.parent.mkdir(exist_ok=True)
+            done.touch()
             _warmed = True
