@@ -183,11 +183,14 @@ def test_levels_and_passes_are_logged_at_info(client, caplog, every_level_distri
     assert any("dask louvain pass" in m for m in messages)
 
 
-def test_coarse_levels_are_freed_before_the_finish():
+@pytest.mark.parametrize("given", ["graph", "frame"])
+def test_coarse_levels_are_freed_before_the_finish(given):
     """A done level's parts are freed before the next level is built or the
     rest finished on one worker (DistributedGraph.release), not when the
-    level's graph is collected after the loop: seen from inside the finish,
-    on threaded workers (one process, one PARTS table)."""
+    level's graph is collected after the loop; level 0's too when the call
+    built it from the caller's frame (built again for the end; a caller's
+    DistributedGraph stays): seen from inside the finish, on threaded
+    workers (one process, one PARTS table)."""
     from cugraph_match.dask import worker
 
     PARTS = worker.PARTS
@@ -204,19 +207,22 @@ def test_coarse_levels_are_freed_before_the_finish():
 
     with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
                             dashboard_address=":0") as own:
-        graph = cm.dask.DistributedGraph(dd.from_pandas(cm.datasets.load("netscience"),
-                                                        npartitions=2), client=own)
+        edges = cm.datasets.load("netscience")
+        frame = dd.from_pandas(edges, npartitions=2)
+        graph = cm.dask.DistributedGraph(frame, client=own)
         before = set(PARTS)
         saved = dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE
         dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = 500, 0.0  # 2 levels, then one worker
         try:
-            _, _, stats = dask_louvain.louvain_dask(
-                graph, "src", "dst", "weight", 1.0, 1e-7, 100, "auto", 0, True, finish,
-                single.COARSE_THRESHOLD, single.COARSE_ABOVE_VERTICES, single.MAX_PASSES,
-                return_stats=True)
+            result, q, stats = dask_louvain.louvain_dask(
+                graph if given == "graph" else frame, "src", "dst", "weight", 1.0, 1e-7, 100,
+                "auto", 0, True, finish, single.COARSE_THRESHOLD, single.COARSE_ABOVE_VERTICES,
+                single.MAX_PASSES, return_stats=True)
+            check_contract(result, q, edges)
         finally:
             dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = saved
         assert stats["finish"]["levels_before"] >= 2, stats  # a coarse level was built
+        assert stats.get("level0_rebuilt", False) == (given == "frame")
         seen = worker.__dict__.pop("keys_at_finish")
         assert seen <= before, seen - before
         graph.release()

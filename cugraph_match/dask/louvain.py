@@ -227,6 +227,24 @@ def _coarse_graph(g: DistributedGraph):
     return frame, rows
 
 
+def _level0_again(graph, source, destination, weight, backend, level0: pd.DataFrame,
+                  composite: pd.Series, stats: dict) -> DistributedGraph:
+    """Level 0 built again from the caller's frame, each vertex in its final
+    community: ``level0`` (``vertex | community``, the level-0 communities)
+    composed with ``composite`` (level-0 community -> final community)."""
+    clock = Stopwatch()
+    g0 = as_distributed_graph(graph, source, destination, weight, backend)
+    client, p = g0.client, len(g0.workers)
+    client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
+    final = composite.reindex(level0["community"].to_numpy()).to_numpy(np.int64)
+    known = pd.Index(level0["vertex"])
+    for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level)):
+        g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)]).result()
+    stats["level0_rebuilt"] = True
+    log_step("dask louvain level 0 rebuilt", None, g0.num_vertices, g0.num_edges, clock.lap())
+    return g0
+
+
 def _level_map(g: DistributedGraph) -> pd.Series:
     """The level's communities by vertex id (its caller's ids: the previous
     level's communities)."""
@@ -263,6 +281,9 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     stats: dict = {"workers": p, "levels": [], "passes": 0, "bytes_moved": 0}
     finish_edges = max(FINISH_EDGES, int(FINISH_SHARE * g0.num_edges / p))
     g, chain, levels, clock = g0, [], 0, Stopwatch()
+    # level 0's parts are freed during the coarse levels and built again for
+    # the end when the graph is ours (built here from the caller's frame)
+    release_level0, level0 = g0 is not graph, None
 
     def finish_on_one_worker(coarse, rows: int) -> None:
         futures = partition_futures(client, coarse)
@@ -304,9 +325,12 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                     if g is not g0:
                         chain[-1] = _level_map(g)
                     coarse, rows = _coarse_graph(g)
-                if g is not g0:
+                if g is not g0 or release_level0:
                     # its coarse edges are computed: the level is done, and its
                     # parts go before the next level is built or finished
+                    if g is g0:  # kept on the client: each vertex's community
+                        level0 = pd.concat(g0.on_all(lw.owned_communities),
+                                           ignore_index=True)
                     g.on_all(lw.end)
                     g.release()
                 if to_one_worker:
@@ -321,8 +345,13 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
             for mapping in chain[1:]:
                 composite = composite.map(mapping)
             composite = composite.sort_index()
-            g0.on_all(lw.relabel, composite.index.to_numpy(np.int64),
-                      composite.to_numpy(np.int64))
+            if level0 is not None:
+                g0 = _level0_again(graph, source, destination, weight, backend, level0,
+                                   composite, stats)
+                del level0
+            else:
+                g0.on_all(lw.relabel, composite.index.to_numpy(np.int64),
+                          composite.to_numpy(np.int64))
         passes = max_passes if refine else 0
         _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
         if connected:

@@ -523,6 +523,20 @@ def finish_coarse(finish, resolution: float, threshold: float, max_level: int, s
     return finish(frame, resolution, threshold, max(max_level, 1), seed)
 
 
+def owned_labels_of_level(gid: str) -> pd.Series:
+    """The owned vertices' ids in the caller's graph."""
+    part = PARTS[gid]
+    return part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True)
+
+
+def set_owned_communities(gid: str, community: np.ndarray) -> None:
+    """The owned vertices' communities (level-wide ids)."""
+    part = PARTS[gid]
+    part.run[STATE]["community"][part.own_lo:part.own_hi] = community
+
+
 def end(gid: str) -> None:
-    PARTS[gid].run.pop(STATE, None)
+    part = PARTS.get(gid)  # a released graph has no part left
+    if part is not None:
+        part.run.pop(STATE, None)
 
