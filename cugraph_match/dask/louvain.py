@@ -44,6 +44,12 @@ single-machine CPU phase as the local step):
   split into its connected components across the workers
   (:func:`split_components`), so every community is connected.
 
+Memory: a level's coarse edges are merged on each worker by a sort of one
+packed key; a done level's parts are freed before the next level is built or
+finished; level 0's too when the call built it from the caller's Dask frame
+(each vertex's level-0 community is kept on the client, and level 0 is built
+again from the frame for the refinement and the result).
+
 Cost: per pass, the owned rows once (as on one machine, divided by ``p``),
 ``2 × cut edges`` words between workers and the moved vertices' words
 through the client; per worker, memory for its part plus three arrays over
