@@ -158,7 +158,8 @@ def test_refinement_and_split_are_logged_at_info(client, caplog, monkeypatch):
     with caplog.at_level("INFO", logger="cugraph_match"):
         result, q = cm.leiden(dd.from_pandas(edges, npartitions=2))
     messages = [r.getMessage() for r in caplog.records]
-    for step in ("dask louvain level 0", "dask leiden refinement", "dask leiden connectivity split"):
+    steps = ("dask louvain level 0", "dask leiden refinement", "dask leiden connectivity split")
+    for step in steps:
         assert any(m.startswith(step) for m in messages), step
     assert_connected(edges, check_contract(result, q, edges))
     assert q >= 0.99 * cm.leiden(edges, backend="cpu")[1]

@@ -91,14 +91,9 @@ BOUNDARY_TURNS = 2
 
 def _merge(reports: list[dict]) -> dict:
     """The workers' per-community (degree sum, size) changes, summed."""
-    ids = np.concatenate([r["ids"] for r in reports])
-    sums = np.concatenate([r["sums"] for r in reports])
-    counts = np.concatenate([r["counts"] for r in reports])
-    distinct, where = np.unique(ids, return_inverse=True)
-    return {"ids": distinct.astype(np.int64),
-            "sums": np.bincount(where, weights=sums, minlength=len(distinct)),
-            "counts": np.bincount(where, weights=counts,
-                                  minlength=len(distinct)).round().astype(np.int64)}
+    ids, sums, counts = lw.sum_by_id(*(np.concatenate([r[key] for r in reports])
+                                       for key in ("ids", "sums", "counts")))
+    return {"ids": ids, "sums": sums, "counts": counts}
 
 
 def _q(sums: list[dict], resolution: float) -> float:
@@ -170,8 +165,8 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     return q_start, q, moved_total
 
 
-def refine_owned(g: DistributedGraph, refine_level: Callable, two_m: float, resolution: float,
-                 seed_words: list, stats: dict) -> None:
+def refine_on_workers(g: DistributedGraph, refine_level: Callable, two_m: float,
+                      resolution: float, seed_words: list, stats: dict) -> None:
     """Leiden's refinement on every worker's owned vertices (see
     ``louvain_worker.refine_owned``), the ghosts' new communities swapped;
     nothing changes if no vertex joined another anywhere."""
@@ -244,8 +239,8 @@ def _level0_again(graph, source, destination, weight, backend, level0: pd.DataFr
     client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
     final = composite.reindex(level0["community"].to_numpy()).to_numpy(np.int64)
     known = pd.Index(level0["vertex"])
-    for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level)):
-        g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)]).result()
+    client.gather([g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)])
+                   for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level))])
     stats["level0_rebuilt"] = True
     log_step("dask louvain level 0 rebuilt", None, g0.num_vertices, g0.num_edges, clock.lap())
     return g0
@@ -327,7 +322,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                     # Leiden: the rest on one worker starts from sub-communities
                     # refined on each worker, as Leiden aggregates by its refinement
                     del coarse
-                    refine_owned(g, refine_level, two_m, resolution, [seed, levels], stats)
+                    refine_on_workers(g, refine_level, two_m, resolution, [seed, levels], stats)
                     if g is not g0:
                         chain[-1] = _level_map(g)
                     coarse, rows = _coarse_graph(g)

@@ -227,11 +227,15 @@ def owned_rows(offsets, indices, keys, table, own_lo, own_hi):
 # --------------------------------------------------------------------------
 
 
-def _sums(ids: np.ndarray, values: np.ndarray, counts: np.ndarray):
-    """(distinct ids, summed values, summed counts)."""
+def sum_by_id(ids: np.ndarray, values: np.ndarray, counts: np.ndarray):
+    """(distinct ids as int64, summed values, summed counts): a worker's
+    per-community changes, and the client's sum of every worker's."""
     distinct, where = np.unique(ids, return_inverse=True)
-    return (distinct, np.bincount(where, weights=values, minlength=len(distinct)),
-            np.bincount(where, weights=counts, minlength=len(distinct)).astype(np.int64))
+    where = where.reshape(-1)
+    # counts are summed as floats by bincount: exact below 2**53, rounded back
+    k = len(distinct)
+    return (distinct.astype(np.int64), np.bincount(where, weights=values, minlength=k),
+            np.bincount(where, weights=counts, minlength=k).round().astype(np.int64))
 
 
 def start(gid: str, first: int) -> dict:
@@ -292,7 +296,7 @@ def phase_totals(gid: str, *blocks) -> dict:
     _receive(part, blocks)
     state = part.run[STATE]
     own = state["community"][part.own_lo:part.own_hi]
-    ids, sums, counts = _sums(own, state["degree"], np.ones(own.shape[0], dtype=np.int64))
+    ids, sums, counts = sum_by_id(own, state["degree"], np.ones(own.shape[0], dtype=np.int64))
     return {"ids": ids, "sums": sums, "counts": counts}
 
 
@@ -349,7 +353,7 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_moves: bo
     np.subtract.at(state["size"], new, 1)  # size back to the pass's start
     np.add.at(state["size"], old, 1)
     state["before"] = before
-    ids, sums, counts = _sums(np.concatenate([old, new]), np.concatenate([-degree, degree]),
+    ids, sums, counts = sum_by_id(np.concatenate([old, new]), np.concatenate([-degree, degree]),
                               np.concatenate([-np.ones(len(old), np.int64),
                                               np.ones(len(new), np.int64)]))
     return {"moved": int(moved), "ids": ids, "sums": sums, "counts": counts}
