@@ -40,6 +40,23 @@ def _frames():
 
 _warmed = False
 
+#: What the fork server imports before forking Dask's worker processes.
+SERVER_PRELOAD = ["distributed", "numpy", "pandas", "dask.dataframe", "numba", "cugraph_match"]
+
+
+def fork_workers_from_a_server() -> None:
+    """Make Dask start worker processes by ``forkserver``, the server having
+    imported :data:`SERVER_PRELOAD` (nothing if Dask is not installed)."""
+    try:
+        import dask
+        from distributed.utils import get_mp_context
+    except ImportError:
+        return
+    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    # Dask sets its own preload list on its first call; ours replaces it
+    # before the server starts (it starts with the first worker)
+    get_mp_context().set_forkserver_preload(SERVER_PRELOAD)
+
 
 def warm_dask_kernels(extra=()) -> None:
     """Run every Dask path on small graphs in this process: once per process

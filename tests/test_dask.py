@@ -316,6 +316,7 @@ def test_result_is_partitioned_by_vertex_with_known_divisions(client):
 def test_example_runs():
     """examples/dask_matching.py runs (on pandas-backed Dask here) and finds
     its distributed results equal to the single-machine ones."""
+    import os
     import subprocess
     import sys
     from pathlib import Path
@@ -324,8 +325,10 @@ def test_example_runs():
 
     warm_dask_kernels()  # compiled once here, not in both of the example's workers
     script = Path(__file__).resolve().parents[1] / "examples" / "dask_matching.py"
+    # its workers forked from a server, as the test processes' are (conftest.py)
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD": "forkserver"}
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.count("same as one machine: True") == 2
 
