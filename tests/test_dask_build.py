@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis_profiles import examples
 from hypothesis import strategies as st
@@ -85,3 +86,59 @@ def test_streamed_build_equals_the_single_machine_pipeline(case, split):
         assert pref.weight_of_key is None
     else:
         np.testing.assert_array_equal(pref.weight_of_key, whole.weight_of_key)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_summed_build_adds_parallel_edges_the_same_in_any_piece_order(data):
+    """A coarse level's build (``summed``): each undirected pair once with the
+    sum of its rows' weights, self-loops summed per vertex, ids renumbered in
+    sorted order; the sums are bit-for-bit the same whatever order the pieces
+    arrive in (the two owners of a cut edge receive them in different orders)."""
+    m = data.draw(st.integers(1, 80))
+    ids = st.integers(0, data.draw(st.sampled_from([5, 40, 2**31 - 1])))
+    u = np.array(data.draw(st.lists(ids, min_size=m, max_size=m)), dtype=np.int64)
+    v = np.array(data.draw(st.lists(ids, min_size=m, max_size=m)), dtype=np.int64)
+    # weights whose sums round differently in different orders
+    w = np.array(data.draw(st.lists(st.sampled_from([1.0, 0.1, 1e-17, 3e16, 0.3]),
+                                    min_size=m, max_size=m)))
+    cuts = sorted(data.draw(st.lists(st.integers(0, m), max_size=4)))
+    bounds = [0] + cuts + [m]
+    spans = list(zip(bounds, bounds[1:]))
+    results = []
+    for order in (spans, spans[::-1], data.draw(st.permutations(spans))):
+        pieces = [{"u": u[a:b], "v": v[a:b], "w": w[a:b]} for a, b in order]
+        labels, edges = build.local_edges(pieces, True, "ids", summed=True)
+        results.append((labels, edges))
+    expected_labels = np.unique(np.concatenate([u, v]))
+    lo, hi = np.minimum(u, v), np.maximum(u, v)
+    frame = pd.DataFrame({"lo": lo, "hi": hi, "w": w})
+    pairs = frame[lo != hi].groupby(["hi", "lo"])["w"].agg(lambda s: sorted(s))
+    loops = frame[lo == hi].groupby("lo")["w"].agg(lambda s: list(s))
+    for labels, edges in results:
+        np.testing.assert_array_equal(labels.to_numpy(), expected_labels)
+        got_pairs = list(zip(labels.to_numpy()[edges.hi].tolist(),
+                             labels.to_numpy()[edges.lo].tolist()))
+        assert got_pairs == list(pairs.index)  # sorted by (hi, lo), each pair once
+        for got, terms in zip(edges.w.tolist(), pairs):
+            assert got == pytest.approx(sum(terms), rel=1e-12)
+        if len(loops):
+            assert edges.loop is not None
+            at = np.searchsorted(expected_labels, loops.index.to_numpy())
+            np.testing.assert_allclose(edges.loop[at], [sum(t) for t in loops], rtol=1e-12)
+            others = np.setdiff1d(np.arange(edges.n), at)
+            assert (edges.loop[others] == 0).all()
+        else:
+            assert edges.loop is None
+    # the same bits in every piece order (the pair sums; the loops live at one owner)
+    for _, edges in results[1:]:
+        np.testing.assert_array_equal(edges.w, results[0][1].w)
+
+
+def test_summed_build_refuses_what_it_cannot_sum():
+    pieces = [{"u": np.array([0, 1]), "v": np.array([1, 0]), "w": None}]
+    with pytest.raises(ValueError, match="need weights"):
+        build.local_edges(pieces, False, "ids", summed=True)
+    strings = [{"u": pd.Series(["a"]), "v": pd.Series(["b"]), "w": np.array([1.0])}]
+    with pytest.raises(ValueError, match="integer ids"):
+        build.local_edges(strings, True, "ids", summed=True)

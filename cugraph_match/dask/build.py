@@ -122,11 +122,17 @@ def drop_staged_all(gid: str) -> None:
 # --------------------------------------------------------------------------
 
 
-def local_edges(pieces: list, weighted: bool, what: str):
+def local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
     """Renumber and de-duplicate the absorbed pieces: (labels, UndirectedEdges).
 
     ``pieces`` is emptied as it is consumed (each piece's rows are freed as
-    soon as they sit in their buckets)."""
+    soon as they sit in their buckets).  ``summed``: parallel edges and
+    self-loops of one vertex add their weights instead of keeping the largest
+    (a coarse level's edges, integer ids and numeric weights only), each sum
+    taken in ascending order of its terms, so the two owners of a cut edge
+    find the same weight whatever order their pieces came in."""
+    if summed and not weighted:
+        raise ValueError("summed parallel edges need weights")
     lean = all(isinstance(p["u"], np.ndarray) and isinstance(p["v"], np.ndarray) and
                p["u"].dtype == p["v"].dtype and (not weighted or isinstance(p["w"], np.ndarray))
                for p in pieces)
@@ -134,6 +140,8 @@ def local_edges(pieces: list, weighted: bool, what: str):
     wtypes = {weight_values(pd.Series(p["w"][:0]), np).dtype for p in pieces} if lean and \
         weighted else set()
     if not pieces or not lean or len(dtypes) != 1 or len(wtypes) > 1:
+        if summed:
+            raise ValueError("summed parallel edges need integer ids and numeric weights")
         return _concatenated_edges(pieces, weighted, what)
     dtype = dtypes.pop()
     labels, code_of_piece = _labels(pieces, dtype)
@@ -157,11 +165,11 @@ def local_edges(pieces: list, weighted: bool, what: str):
     while pieces:  # each piece into its buckets, then freed
         cu, cv, w = pieces.pop(0)
         _scatter_by_hi(cu, cv, w if weighted else np.zeros(0, dtype=wdtype), weighted,
-                       cursor, lo, w_out, loop, has_loop)
+                       summed, cursor, lo, w_out, loop, has_loop)
         del cu, cv, w
     del cursor
     distinct = np.zeros(n, dtype=np.int64)
-    count = _dedup_buckets(counts, lo, w_out, weighted, distinct)
+    count = _dedup_buckets(counts, lo, w_out, weighted, summed, distinct)
     lo = lo[:count].copy()
     w_out = w_out[:count].copy() if weighted else None
     hi = np.repeat(np.arange(n, dtype=ids), distinct)
@@ -237,15 +245,17 @@ def _count_by_hi(cu, cv, counts):
 
 
 @njit(cache=True, nogil=True)
-def _scatter_by_hi(cu, cv, w, weighted, cursor, lo, w_out, loop, has_loop):
+def _scatter_by_hi(cu, cv, w, weighted, summed, cursor, lo, w_out, loop, has_loop):
     """Each row into the bucket of its larger end; self-loops keep their
-    vertex's largest weight (1 when unweighted)."""
+    vertex's largest weight (1 when unweighted), or their sum (``summed``)."""
     for i in range(cu.shape[0]):
         a = cu[i]
         b = cv[i]
         if a == b:
             has_loop[0] = True
-            if weighted:
+            if summed:
+                loop[a] += w[i]
+            elif weighted:
                 if w[i] > loop[a]:
                     loop[a] = w[i]
             else:
@@ -260,10 +270,11 @@ def _scatter_by_hi(cu, cv, w, weighted, cursor, lo, w_out, loop, has_loop):
 
 
 @njit(cache=True, nogil=True)
-def _dedup_buckets(starts, lo, w, weighted, distinct):
+def _dedup_buckets(starts, lo, w, weighted, summed, distinct):
     """Sort every bucket by its smaller ends, keep each edge once with its
-    largest weight, and pack the buckets to the front in order; returns the
-    count (``distinct[h]``: the edges kept in bucket h)."""
+    largest weight (``summed``: the sum of its weights, added smallest first),
+    and pack the buckets to the front in order; returns the count
+    (``distinct[h]``: the edges kept in bucket h)."""
     out = 0
     for h in range(starts.shape[0] - 1):
         s = starts[h]
@@ -291,6 +302,25 @@ def _dedup_buckets(starts, lo, w, weighted, distinct):
                     sorted_w = w[s:e][order]
                     w[s:e] = sorted_w
         first = out
+        if summed:
+            i = s
+            while i < e:
+                j = i + 1
+                while j < e and lo[j] == lo[i]:
+                    j += 1
+                lo[out] = lo[i]
+                if j - i == 1:
+                    w[out] = w[i]
+                else:  # out <= i: the run is read before its sum is written
+                    terms = np.sort(w[i:j])
+                    total = terms[0]
+                    for t in range(1, terms.shape[0]):
+                        total += terms[t]
+                    w[out] = total
+                out += 1
+                i = j
+            distinct[h] = out - first
+            continue
         for i in range(s, e):
             if out > first and lo[out - 1] == lo[i]:
                 if weighted and w[i] > w[out - 1]:

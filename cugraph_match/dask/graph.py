@@ -119,11 +119,32 @@ class DistributedGraph:
         meta = getattr(edges, "_meta", None)
         if meta is None or not hasattr(meta, "columns"):
             raise TypeError(f"expected a Dask DataFrame edge list, got {type(edges).__name__}")
+        self._start(meta, source, destination, weight, client)
+        self._built_or_freed(partition_futures(self.client, edges), meta)
+
+    @classmethod
+    def of_summed_pieces(cls, pieces: list, client) -> "DistributedGraph":
+        """A coarse level's graph from futures of pandas ``src | dst | weight``
+        frames (int64 ids, float64 weights) held on the workers, whose
+        parallel edges (and self-loops of one vertex) *add* their weights
+        rather than keep the largest.  The pieces go straight to their rows'
+        owners, with no shuffle of the frames first; ``pieces`` is emptied,
+        so that each frame is freed once its rows are taken."""
+        graph = cls.__new__(cls)
+        meta = pd.DataFrame({"src": pd.Series([], dtype=np.int64),
+                             "dst": pd.Series([], dtype=np.int64),
+                             "weight": pd.Series([], dtype=np.float64)})
+        graph._start(meta, "src", "dst", "weight", client, summed=True)
+        graph._built_or_freed(pieces, meta)
+        return graph
+
+    def _start(self, meta, source, destination, weight, client, summed: bool = False) -> None:
         found = from_dataframe(meta, source, destination, weight)  # the column errors
         if found is None:
             raise TypeError("a Dask edge list needs pandas or cuDF partitions, got "
                             f"{type(meta).__module__}.{type(meta).__name__}")
         self.client = _client(client)
+        self.summed = summed
         self.source, self.destination, self.weight = source, destination, found.weight
         self.weighted = found.weight is not None
         self.device_frames = frame_library(meta) is not pd
@@ -133,13 +154,16 @@ class DistributedGraph:
         self._what = f"vertex ids in {source!r}/{destination!r}"
         # registered before the build, so that a failed build frees the
         # parts already built on other workers
-        finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
-                                     self.gid)
-        self._finalizer = finalizer
+        self._finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
+                                           self.gid)
+
+    def _built_or_freed(self, parts: list, meta) -> None:
+        """The build of ``parts`` (futures of the input's partitions, in order;
+        the list is emptied), or the parts built so far freed if it fails."""
         try:
-            self._build(edges, meta)
+            self._build(parts, meta)
         except BaseException:
-            finalizer()
+            self._finalizer()
             raise
 
     def release(self) -> None:
@@ -153,9 +177,8 @@ class DistributedGraph:
 
     # -- the build ----------------------------------------------------------
 
-    def _build(self, edges, meta) -> None:
+    def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
-        parts = partition_futures(client, edges)
         summaries = client.gather([
             client.submit(w.summarize_partition, part, self.source, self.destination,
                           self.weight, SAMPLE_PER_PARTITION, i, pure=False)
@@ -188,12 +211,14 @@ class DistributedGraph:
                 taken_from[k].append(source_of[i])
                 del piece
         builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
-                                self.weighted, self.device_frames, self._what, absorbs[k][-1],
-                                workers=[address], pure=False)
+                                self.weighted, self.device_frames, self._what, self.summed,
+                                absorbs[k][-1], workers=[address], pure=False)
                   for k, address in enumerate(self.workers)]
         # dropped before the builds end, so that the workers free each piece
-        # once it is absorbed and each route once its rows are taken
-        del parts, routes
+        # once it is absorbed and each route once its rows are taken (the
+        # caller's list too: it is this one)
+        parts.clear()
+        del routes
         try:
             sizes = client.gather(absorbs)
             infos = client.gather(builds)

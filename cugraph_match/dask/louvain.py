@@ -25,10 +25,14 @@ single-machine CPU phase as the local step):
   worker (its member may be joining it in the same pass: the swap the GPU's
   singleton rule prevents).
 * **Aggregation.**  Each worker writes the edges whose lower end it owns as
-  (community, community, weight); a Dask group-by sums the pairs that
-  several workers wrote, and the result is built as the next level's
-  :class:`DistributedGraph` (communities renumbered, balanced over the
-  workers by the same sampled ranges).
+  (community, community, weight), its own parallel pairs summed; these
+  frames go straight into the next level's streamed build
+  (:meth:`DistributedGraph.of_summed_pieces`: communities renumbered,
+  balanced over the workers by the same sampled ranges), which sums a pair
+  that several workers wrote at each of its owners, smallest term first, so
+  both owners of a cut edge find the same weight.  No shuffle of the coarse
+  edges before the build: measured, Dask's group-by of them was the largest
+  transient of level 1's build.
 * **Finish.**  Once a level's graph has at most ``edges / (2p)`` edges
   (``p`` workers; at least :data:`FINISH_EDGES`, so a small input is
   never split at all), it goes to worker 0, which runs the single-machine
@@ -70,7 +74,7 @@ import pandas as pd
 
 from ..structure.progress import Stopwatch, log_step
 from . import louvain_worker as lw
-from .graph import DistributedGraph, partition_futures
+from .graph import DistributedGraph
 from .matching import as_distributed_graph
 
 log = logging.getLogger("cugraph_match.dask")
@@ -211,21 +215,15 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
     return rounds
 
 
-def _coarse_graph(g: DistributedGraph):
-    """The next level's edge list as a Dask frame (pairs summed over workers)
-    and an upper bound of its edge count."""
-    import dask.dataframe as dd
-
+def _coarse_graph(g: DistributedGraph) -> tuple[list, int]:
+    """The next level's edges: futures of every worker's ``src | dst |
+    weight`` frame (a pair several workers wrote is in each of their frames,
+    to be summed where it is built) and their row count, an upper bound of
+    the level's edges."""
     client, p = g.client, len(g.workers)
     parts = [g.submit(k, lw.coarse_edges) for k in range(p)]
     rows = sum(client.gather([client.submit(len, part, pure=False) for part in parts]))
-    meta = pd.DataFrame({"src": pd.Series([], dtype=np.int64),
-                         "dst": pd.Series([], dtype=np.int64),
-                         "weight": pd.Series([], dtype=np.float64)})
-    frame = dd.from_delayed(parts, meta=meta, verify_meta=False)
-    if p > 1:
-        frame = frame.groupby(["src", "dst"])["weight"].sum(split_out=p).reset_index()
-    return frame, rows
+    return parts, rows
 
 
 def _level0_again(graph, source, destination, weight, backend, level0: pd.DataFrame,
@@ -286,11 +284,12 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     # the end when the graph is ours (built here from the caller's frame)
     release_level0, level0 = g0 is not graph, None
 
-    def finish_on_one_worker(coarse, rows: int) -> None:
-        futures = partition_futures(client, coarse)
-        mapping = client.submit(lw.finish_coarse, finish, resolution, threshold,
-                                max_level - levels, seed, *futures,
-                                workers=[g0.workers[0]], pure=False).result()
+    def finish_on_one_worker(coarse: list, rows: int) -> None:
+        done = client.submit(lw.finish_coarse, finish, resolution, threshold,
+                             max_level - levels, seed, *coarse, workers=[g0.workers[0]],
+                             pure=False)
+        coarse.clear()  # each piece freed once the finish is done with it
+        mapping = done.result()
         chain.append(mapping)
         stats["finish"] = {"edges": rows, "levels_before": levels,
                            "communities": int(mapping.nunique())}
@@ -337,8 +336,8 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                 if to_one_worker:
                     finish_on_one_worker(coarse, rows)
                     break
-                g = DistributedGraph(coarse, "src", "dst", "weight", client)
-                del coarse  # the workers' coarse edges, now in the new level's parts
+                # the workers' coarse edges go to their owners and are freed as taken
+                g = DistributedGraph.of_summed_pieces(coarse, client)
                 client.gather([g.submit(k, lw.start, int(g.offsets[k])) for k in range(p)])
         del g
         if chain:

@@ -394,6 +394,12 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     pref = part.pref
     lo, hi, w = coarse_entries(pref.offsets, pref.indices, pref.keys, state["table"],
                                state["loop"], state["community"], part.own_lo, part.own_hi)
+    return summed_pairs(lo, hi, w)
+
+
+def summed_pairs(lo: np.ndarray, hi: np.ndarray, w: np.ndarray) -> pd.DataFrame:
+    """``src | dst | weight`` with each (lo, hi) pair once, its weights added
+    (``lo <= hi``, int64 ids below 2**31; the arrays are freed as read)."""
     if lo.shape[0] == 0:
         return pd.DataFrame({"src": lo, "dst": hi, "weight": w})
     # parallel pairs summed by a sort of one packed key (ids < 2**31, so
@@ -521,9 +527,13 @@ def components_end(gid: str) -> None:
 def finish_coarse(finish, resolution: float, threshold: float, max_level: int, seed: int,
                   *frames) -> pd.Series:
     """The last levels on this worker: ``finish`` (the single-machine Louvain
-    or Leiden) on the coarse graph, whose pieces are ``frames``."""
-    frame = pd.concat(frames, ignore_index=True)
+    or Leiden) on the coarse graph, whose pieces are ``frames`` (every
+    worker's :func:`coarse_edges`: a pair several workers wrote is summed)."""
+    lo, hi, w = (np.concatenate([f[c].to_numpy() for f in frames])
+                 for c in ("src", "dst", "weight"))
     del frames
+    frame = summed_pairs(lo, hi, w)
+    del lo, hi, w
     return finish(frame, resolution, threshold, max(max_level, 1), seed)
 
 

@@ -160,15 +160,16 @@ class LocalPart:
 
 
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
-               device_frames: bool, what: str, *absorbed) -> dict:
+               device_frames: bool, what: str, summed: bool, *absorbed) -> dict:
     """Build and keep this worker's part from the pieces it absorbed
     (``absorbed``: its absorbs, so that the build runs after them); ``gid`` is
-    the part's key (:func:`part_key`).  The stages' memory and CPU time are
+    the part's key (:func:`part_key`); ``summed``: parallel edges add their
+    weights (``build.local_edges``).  The stages' memory and CPU time are
     reported in ``phases`` (the process's peak resident bytes so far, its
     resident bytes, this thread's CPU seconds) for the benchmark."""
     phases = [_phase("absorbed")]
     pieces = build.STAGED.pop(gid, [])
-    labels, edges = build.local_edges(pieces, weighted, what)
+    labels, edges = build.local_edges(pieces, weighted, what, summed)
     del pieces
     phases.append(_phase("edges"))
     n = len(labels)
