@@ -227,3 +227,68 @@ def test_coarse_levels_are_freed_before_the_finish(given):
         assert seen <= before, seen - before
         graph.release()
         assert not any(graph.gid in key for key in PARTS)
+
+
+def _multigraph(seed):
+    """Random ids with duplicates (largest weight kept) and self-loops."""
+    rng = np.random.default_rng(seed)
+    n, m = 40, 200
+    return pd.DataFrame({"src": rng.integers(0, n, m) * 7, "dst": rng.integers(0, n, m) * 7,
+                         "weight": rng.choice([0.5, 1.0, 3.0, 1e-9], m)})
+
+
+@pytest.mark.parametrize("name", ["karate", "netscience", "multigraph"])
+@pytest.mark.parametrize("npartitions", [1, 3])
+def test_a_coarse_level_is_the_summed_aggregate_of_the_level(client, name, npartitions):
+    """The workers' coarse edges of a partition hold every edge once (each
+    worker's frame has each pair once), add up to one machine's aggregate
+    (duplicates at their largest weight, each edge's weight to its
+    communities' pair, a community's inside edges and self-loops to its
+    self-loop), and the next level built from them without a shuffle has
+    that aggregate's edges and modularity."""
+    from cugraph_match.dask import louvain_worker as lw
+
+    edges = _multigraph(npartitions) if name == "multigraph" else cm.datasets.load(name)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=npartitions), client=client)
+    p = len(g.workers)
+    client.gather([g.submit(k, lw.start, int(g.offsets[k])) for k in range(p)])
+    vertices = np.unique(np.concatenate([edges["src"], edges["dst"]]))
+    rng = np.random.default_rng(5)
+    community = pd.Series(rng.integers(0, max(len(vertices) // 4, 1), len(vertices)),
+                          index=vertices)
+    try:
+        for k, labels in enumerate(g.on_all(lw.owned_labels_of_level)):
+            g.submit(k, lw.set_owned_communities,
+                     community.reindex(labels.to_numpy()).to_numpy()).result()
+        blocks = [[g.submit(i, lw.owned_block, None, k) if i != k else None
+                   for k in range(p)] for i in range(p)]
+        client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
+                       for k in range(p)])
+        pieces = [g.submit(k, lw.coarse_edges) for k in range(p)]
+        frames = client.gather(pieces)
+    finally:
+        g.on_all(lw.end)
+    for frame in frames:
+        assert not frame.duplicated(["src", "dst"]).any()
+        assert (frame["src"] <= frame["dst"]).all()
+    got = pd.concat(frames).groupby(["src", "dst"], as_index=False)["weight"].sum()
+    # one machine's aggregate, from the fine edge set
+    lo = np.minimum(edges["src"], edges["dst"])
+    hi = np.maximum(edges["src"], edges["dst"])
+    fine = pd.DataFrame({"lo": lo, "hi": hi, "w": edges["weight"].astype(np.float64)})
+    fine = fine.groupby(["lo", "hi"], as_index=False)["w"].max()
+    cu = community.reindex(fine["lo"].to_numpy()).to_numpy()
+    cv = community.reindex(fine["hi"].to_numpy()).to_numpy()
+    want = pd.DataFrame({"src": np.minimum(cu, cv), "dst": np.maximum(cu, cv),
+                         "weight": fine["w"].to_numpy()})
+    want = want.groupby(["src", "dst"], as_index=False)["weight"].sum()
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+    # the next level, built straight from the pieces
+    coarse = cm.dask.DistributedGraph.of_summed_pieces(pieces, client)
+    assert pieces == []  # handed over: freed once taken
+    assert coarse.num_edges == int((want["src"] != want["dst"]).sum())
+    ids = np.unique(np.concatenate([want["src"], want["dst"]]))
+    halves = pd.DataFrame({"vertex": ids, "community": ids % 2})
+    assert cm.modularity(coarse, halves) == pytest.approx(
+        cm.modularity(want, halves), rel=1e-12, abs=1e-15)
+    coarse.release()

@@ -169,7 +169,7 @@ def local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
         del cu, cv, w
     del cursor
     distinct = np.zeros(n, dtype=np.int64)
-    count = _dedup_buckets(counts, lo, w_out, weighted, summed, distinct)
+    count = dedup_buckets(counts, lo, w_out, weighted, summed, distinct)
     lo = lo[:count].copy()
     w_out = w_out[:count].copy() if weighted else None
     hi = np.repeat(np.arange(n, dtype=ids), distinct)
@@ -270,7 +270,7 @@ def _scatter_by_hi(cu, cv, w, weighted, summed, cursor, lo, w_out, loop, has_loo
 
 
 @njit(cache=True, nogil=True)
-def _dedup_buckets(starts, lo, w, weighted, summed, distinct):
+def dedup_buckets(starts, lo, w, weighted, summed, distinct):
     """Sort every bucket by its smaller ends, keep each edge once with its
     largest weight (``summed``: the sum of its weights, added smallest first),
     and pack the buckets to the front in order; returns the count

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from . import kernels
+from . import build, kernels
 from .worker import PARTS
 
 #: The key of the Louvain state in ``LocalPart.run``.
@@ -122,34 +122,60 @@ def restore_totals(total, log_community, log_total, logged):
 
 
 @njit(cache=True, nogil=True)
-def coarse_entries(offsets, indices, keys, table, loop, community, own_lo, own_hi):
-    """The edges this worker reports to the next level, as (lower community,
-    higher community, weight): an edge at the owner of its lower end, a
-    self-loop at its vertex; an edge inside a community is the community's
-    self-loop."""
-    count = 0
-    for r in range(own_lo, own_hi):
-        if loop[r] > 0.0:
-            count += 1
-        for j in range(offsets[r], offsets[r + 1]):
-            if indices[j] > r:
-                count += 1
-    lo = np.empty(count, dtype=np.int64)
-    hi = np.empty(count, dtype=np.int64)
-    w = np.empty(count, dtype=np.float64)
-    at = 0
+def _reports(j, x, r, own_lo, own_hi, entry_cut, cut_start, owner_of, me):
+    """Whether this worker reports row r's entry j (to x) to the next level:
+    an inner edge at its lower end; a cut edge at one of its two owners,
+    alternately along the order both name their shared cut edges by (even
+    places at the lower-numbered worker), so that each reports about half
+    (the owner of the lower ids would otherwise report all of them: on R-MAT
+    the lower-id worker carried most of level 1's build)."""
+    if x >= own_lo and x < own_hi:
+        return x > r
+    k = owner_of[x]
+    place = entry_cut[j] - cut_start[k]
+    return (place % 2 == 0) == (me < k)
+
+
+@njit(cache=True, nogil=True)
+def coarse_buckets(offsets, indices, keys, table, loop, community, own_lo, own_hi,
+                   entry_cut, cut_start, owner_of, me, n_global, id_type):
+    """The edges this worker reports to the next level, in buckets by their
+    lower community (``n_global`` buckets): ``starts`` (bucket c is
+    ``[starts[c], starts[c + 1])``), the higher community (``id_type``'s
+    dtype, an empty array) and the weight of each.  Each
+    edge at one of its ends' owners (:func:`_reports`), a self-loop at its
+    vertex; an edge inside a community is the community's self-loop.  Read
+    from the rows twice (count, then write), so no (lower, higher, weight)
+    triple of arrays exists."""
+    starts = np.zeros(n_global + 1, dtype=np.int64)
     for r in range(own_lo, own_hi):
         cr = community[r]
         if loop[r] > 0.0:
-            lo[at], hi[at], w[at] = cr, cr, loop[r]
-            at += 1
+            starts[cr + 1] += 1
         for j in range(offsets[r], offsets[r + 1]):
             x = indices[j]
-            if x > r:
+            if _reports(j, x, r, own_lo, own_hi, entry_cut, cut_start, owner_of, me):
+                starts[min(cr, community[x]) + 1] += 1
+    for c in range(n_global):
+        starts[c + 1] += starts[c]
+    higher = np.empty(starts[-1], dtype=id_type.dtype)
+    w = np.empty(starts[-1], dtype=np.float64)
+    cursor = starts[:-1].copy()
+    for r in range(own_lo, own_hi):
+        cr = community[r]
+        if loop[r] > 0.0:
+            at = cursor[cr]
+            higher[at], w[at] = cr, loop[r]
+            cursor[cr] = at + 1
+        for j in range(offsets[r], offsets[r + 1]):
+            x = indices[j]
+            if _reports(j, x, r, own_lo, own_hi, entry_cut, cut_start, owner_of, me):
                 cx = community[x]
-                lo[at], hi[at], w[at] = min(cr, cx), max(cr, cx), table[keys[j]]
-                at += 1
-    return lo, hi, w
+                c = min(cr, cx)
+                at = cursor[c]
+                higher[at], w[at] = max(cr, cx), table[keys[j]]
+                cursor[c] = at + 1
+    return starts, higher, w
 
 
 @njit(cache=True, nogil=True)
@@ -392,9 +418,21 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     part = PARTS[gid]
     state = part.run[STATE]
     pref = part.pref
-    lo, hi, w = coarse_entries(pref.offsets, pref.indices, pref.keys, state["table"],
-                               state["loop"], state["community"], part.own_lo, part.own_hi)
-    return summed_pairs(lo, hi, w)
+    # communities are level-wide vertex ids: 4 bytes each in the buckets below 2**31
+    community = state["community"]
+    n_global = int(community.max()) + 1 if community.shape[0] else 0
+    id_type = np.empty(0, dtype=np.int32 if n_global < 2**31 else np.int64)
+    starts, higher, w = coarse_buckets(
+        pref.offsets, pref.indices, pref.keys, state["table"], state["loop"],
+        community, part.own_lo, part.own_hi, part.entry_cut, part.cut_start,
+        part.owner_of, part.me, n_global, id_type)
+    # each bucket sorted and its parallel pairs summed in place
+    distinct = np.zeros(n_global, dtype=np.int64)
+    count = build.dedup_buckets(starts, higher, w, True, True, distinct)
+    del starts
+    return pd.DataFrame({"src": np.repeat(np.arange(n_global, dtype=np.int64), distinct),
+                         "dst": higher[:count].astype(np.int64),
+                         "weight": w[:count].copy()})
 
 
 def summed_pairs(lo: np.ndarray, hi: np.ndarray, w: np.ndarray) -> pd.DataFrame:
