@@ -271,8 +271,9 @@ def start(gid: str, first: int) -> dict:
     part = PARTS[gid]
     n = part.labels.shape[0]
     pref = part.pref
-    table = pref.weight_of_key.astype(np.float64) if pref.weight_of_key is not None \
-        else np.ones(part.keys, dtype=np.float64)
+    # the part's own float64 table, not a copy (read only here)
+    table = pref.weight_of_key.astype(np.float64, copy=False) \
+        if pref.weight_of_key is not None else np.ones(part.keys, dtype=np.float64)
     loop = part.loop.astype(np.float64) if part.loop is not None else np.zeros(n, np.float64)
     degree = owned_degrees(pref.offsets, pref.keys, table, loop, part.own_lo, part.own_hi)
     community = np.full(n, -1, dtype=np.int64)
