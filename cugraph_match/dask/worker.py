@@ -319,11 +319,20 @@ def superstep(gid: str, previous, *incoming) -> dict:
     destination and counts."""
     part = PARTS[gid]
     run = part.run
-    senders = [np.full(m.shape[0], k, dtype=np.int64) for k, m in enumerate(incoming)
-               if m is not None and m.shape[0]]
-    words = [m for m in incoming if m is not None and m.shape[0]]
-    in_worker = np.concatenate(senders) if senders else np.zeros(0, dtype=np.int64)
-    in_word = np.concatenate(words) if words else np.zeros(0, dtype=np.uint32)
+    # the incoming words in one array and their senders in another of the
+    # outgoing senders' width (1 byte up to 256 workers): the first
+    # supersteps receive about a word per cut edge, and a sender array of
+    # int64 (plus its per-block pieces) was 4x the words themselves
+    live = [(k, m) for k, m in enumerate(incoming) if m is not None and m.shape[0]]
+    total = sum(m.shape[0] for _, m in live)
+    in_worker = np.empty(total, dtype=run["out_worker"].dtype)
+    in_word = np.empty(total, dtype=np.uint32)
+    at = 0
+    for k, m in live:
+        in_worker[at:at + m.shape[0]] = k
+        in_word[at:at + m.shape[0]] = m
+        at += m.shape[0]
+    del live
     started = time.perf_counter()
     none = np.zeros(0, dtype=np.int64)
     owed = run.pop("owed", none)
