@@ -24,8 +24,9 @@ single-machine CPU phase as the local step):
   community does not join a singleton community of a higher id on another
   worker (its member may be joining it in the same pass: the swap the GPU's
   singleton rule prevents).
-* **Aggregation.**  Each worker writes the edges whose lower end it owns as
-  (community, community, weight), its own parallel pairs summed; these
+* **Aggregation.**  Each edge is reported by one of its ends' owners (a cut
+  edge alternately by its two, along their shared order of cut edges) as
+  (community, community, weight), each worker's parallel pairs summed; these
   frames go straight into the next level's streamed build
   (:meth:`DistributedGraph.of_summed_pieces`: communities renumbered,
   balanced over the workers by the same sampled ranges), which sums a pair
@@ -48,9 +49,9 @@ single-machine CPU phase as the local step):
   split into its connected components across the workers
   (:func:`split_components`), so every community is connected.
 
-Memory: a level's coarse edges are merged on each worker by a sort of one
-packed key; a done level's parts are freed before the next level is built or
-finished; level 0's too when the call built it from the caller's Dask frame
+Memory: a worker's coarse edges are written from its rows into buckets by
+lower community and summed in place; a done level's parts are freed before
+the next level is built or finished; level 0's too when the call built it from the caller's Dask frame
 (each vertex's level-0 community is kept on the client, and level 0 is built
 again from the frame for the refinement and the result).
 
