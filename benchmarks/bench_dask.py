@@ -51,6 +51,7 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE),
                                             os.environ.get("PYTHONPATH", "")])
+from dask_limited import reset_peak, status_bytes  # noqa: E402
 from rmat import mesh_edges, rmat_edges  # noqa: E402
 
 
@@ -70,19 +71,6 @@ def release_free_heap() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # pragma: no cover
         pass
-
-
-def status_bytes(field: str) -> int:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError(field)
-
-
-def reset_peak() -> None:
-    with open("/proc/self/clear_refs", "w") as fh:
-        fh.write("5")
 
 
 def cpu_seconds() -> float:
@@ -213,6 +201,15 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             "run_seconds": stats["seconds"]}
 
 
+def new_report() -> dict:
+    """A report's head: date, machine, command line, commit, load; no runs yet."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=HERE).stdout.strip()
+    return {"date": datetime.date.today().isoformat(), "machine": machine(),
+            "command": "python " + " ".join(sys.argv), "commit": commit,
+            "load_average_at_start": os.getloadavg(), "runs": []}
+
+
 def machine() -> dict:
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
                   if line.startswith("model name")), platform.processor())
@@ -242,11 +239,7 @@ def main() -> None:
     parser.add_argument("--algorithm", choices=sorted(CALLS), default="suitor")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=HERE).stdout.strip()
-    report = {"date": datetime.date.today().isoformat(), "machine": machine(),
-              "command": "python " + " ".join(sys.argv), "commit": commit,
-              "load_average_at_start": os.getloadavg(), "runs": []}
+    report = new_report()
     for spec in args.graphs:
         path = f"/tmp/bench_dask_single_{spec}.parquet"
         single = single_machine(spec, path, args.algorithm)
