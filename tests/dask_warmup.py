@@ -46,11 +46,16 @@ SERVER_PRELOAD = ["distributed", "numpy", "pandas", "dask.dataframe", "numba", "
 
 def fork_workers_from_a_server() -> None:
     """Make Dask start worker processes by ``forkserver``, the server having
-    imported :data:`SERVER_PRELOAD` (nothing if Dask is not installed)."""
+    imported :data:`SERVER_PRELOAD` (nothing if Dask is not installed or the
+    platform has no fork server)."""
+    import multiprocessing
+
     try:
         import dask
         from distributed.utils import get_mp_context
     except ImportError:
+        return
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows: spawn stays
         return
     dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
     # Dask sets its own preload list on its first call; ours replaces it
