@@ -292,3 +292,28 @@ def test_a_coarse_level_is_the_summed_aggregate_of_the_level(client, name, npart
     assert cm.modularity(coarse, halves) == pytest.approx(
         cm.modularity(want, halves), rel=1e-12, abs=1e-15)
     coarse.release()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(data=st.data())
+def test_the_finish_sums_what_several_workers_reported(data):
+    """The finish on one worker receives every worker's coarse frame: a pair
+    (or a community's self-loop) several workers reported is one edge with
+    their weights added, as one machine's aggregate has it."""
+    from cugraph_match.dask import louvain_worker as lw
+
+    pairs = st.tuples(st.integers(0, 12), st.integers(0, 12),
+                      st.sampled_from([0.5, 1.0, 2.0, 1e-9]))
+    frames = []
+    for rows in data.draw(st.lists(st.lists(pairs, max_size=15), min_size=1, max_size=4)):
+        frame = pd.DataFrame(rows, columns=["src", "dst", "weight"]).astype(
+            {"src": np.int64, "dst": np.int64, "weight": np.float64})
+        frame[["src", "dst"]] = np.sort(frame[["src", "dst"]].to_numpy(), axis=1)
+        frames.append(frame)
+    whole = pd.concat(frames, ignore_index=True)
+    if whole.empty:
+        return
+    got = lw.finish_coarse(lambda frame, *args: frame, 1.0, 1e-7, 1, 0, *frames)
+    got = got.sort_values(["src", "dst"], ignore_index=True)
+    want = whole.groupby(["src", "dst"], as_index=False)["weight"].sum()
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ..structure.edges import merge_parallel_edges
 from . import build, kernels
 from .worker import PARTS
 
@@ -436,27 +437,6 @@ def coarse_edges(gid: str) -> pd.DataFrame:
                          "weight": w[:count].copy()})
 
 
-def summed_pairs(lo: np.ndarray, hi: np.ndarray, w: np.ndarray) -> pd.DataFrame:
-    """``src | dst | weight`` with each (lo, hi) pair once, its weights added
-    (``lo <= hi``, int64 ids below 2**31; the arrays are freed as read)."""
-    if lo.shape[0] == 0:
-        return pd.DataFrame({"src": lo, "dst": hi, "weight": w})
-    # parallel pairs summed by a sort of one packed key (ids < 2**31, so
-    # lo * span + hi fits in int64): a few arrays of the entries' length,
-    # where pandas' two-column group-by peaked at several times that
-    span = int(hi.max()) + 1
-    key = lo * span + hi
-    del lo, hi
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    w = w[order]
-    del order
-    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    key = key[starts]
-    return pd.DataFrame({"src": key // span, "dst": key % span,
-                         "weight": np.add.reduceat(w, starts)})
-
-
 def owned_communities(gid: str) -> pd.DataFrame:
     """``vertex | community``: this worker's owned vertices (their ids in the
     caller's graph) and their communities."""
@@ -568,11 +548,21 @@ def finish_coarse(finish, resolution: float, threshold: float, max_level: int, s
     """The last levels on this worker: ``finish`` (the single-machine Louvain
     or Leiden) on the coarse graph, whose pieces are ``frames`` (every
     worker's :func:`coarse_edges`: a pair several workers wrote is summed)."""
-    lo, hi, w = (np.concatenate([f[c].to_numpy() for f in frames])
-                 for c in ("src", "dst", "weight"))
+    a, b, w = (np.concatenate([f[c].to_numpy() for f in frames])
+               for c in ("src", "dst", "weight"))
     del frames
-    frame = summed_pairs(lo, hi, w)
-    del lo, hi, w
+    k = int(max(a.max(), b.max())) + 1 if a.shape[0] else 1
+    loop = a == b
+    # across communities: the pipeline's own merge of parallel edges; a
+    # community's self-loop: its reports added (weights are positive)
+    lo, hi, summed = merge_parallel_edges(a[~loop], b[~loop], w[~loop], k, np)
+    loops = np.bincount(a[loop], weights=w[loop], minlength=k)
+    del a, b, w, loop
+    at = np.flatnonzero(loops)
+    frame = pd.DataFrame({"src": np.concatenate([lo.astype(np.int64), at]),
+                          "dst": np.concatenate([hi.astype(np.int64), at]),
+                          "weight": np.concatenate([summed, loops[at]])})
+    del lo, hi, summed, loops
     return finish(frame, resolution, threshold, max(max_level, 1), seed)
 
 
