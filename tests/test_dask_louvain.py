@@ -229,6 +229,48 @@ def test_coarse_levels_are_freed_before_the_finish(given):
         assert not any(graph.gid in key for key in PARTS)
 
 
+@pytest.mark.parametrize("name", ["netscience", "multigraph"])
+def test_each_worker_gets_the_exact_totals_of_its_own_communities(name, monkeypatch):
+    """The level's community totals live on the client; after each pass a
+    worker gets those of the distinct communities of its local vertices
+    only (its slots), fewer than the level's vertices.  Checked at every
+    hand-over against the totals recomputed from every worker's partition
+    (threaded workers: one PARTS table); fails if a pass's moves are not
+    added, or a worker's slots miss a community a local vertex is in."""
+    from cugraph_match.dask import louvain_worker as lw
+    from cugraph_match.dask import worker
+
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    real, seen = dask_louvain._slot_values, []
+
+    def checked(g, total, size, reports):
+        parts = [worker.PARTS[worker.part_key(g.gid, k)] for k in range(len(g.workers))]
+        exact_total = np.zeros(g.num_vertices)
+        exact_size = np.zeros(g.num_vertices, dtype=np.int64)
+        for part in parts:
+            state = part.run[lw.STATE]
+            own = state["community"][part.own_lo:part.own_hi]
+            np.add.at(exact_total, own, state["degree"])
+            np.add.at(exact_size, own, 1)
+        np.testing.assert_allclose(total, exact_total, rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(size, exact_size)
+        for part, report in zip(parts, reports):
+            np.testing.assert_array_equal(report["slots"],
+                                          np.unique(part.run[lw.STATE]["community"]))
+        seen.append(max(len(r["slots"]) for r in reports) / g.num_vertices)
+        return real(g, total, size, reports)
+
+    monkeypatch.setattr(dask_louvain, "_slot_values", checked)
+    edges = _multigraph(2) if name == "multigraph" else cm.datasets.load(name)
+    with distributed.Client(processes=False, n_workers=3, threads_per_worker=1,
+                            dashboard_address=":0"):
+        result, q = cm.louvain(dd.from_pandas(edges, npartitions=3))
+        check_contract(result, q, edges)
+    assert len(seen) > 3  # phase starts and passes, more than one level
+    assert min(seen) < 1.0, seen
+
+
 def _multigraph(seed):
     """Random ids with duplicates (largest weight kept) and self-loops."""
     rng = np.random.default_rng(seed)

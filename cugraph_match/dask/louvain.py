@@ -55,11 +55,18 @@ the next level is built or finished; level 0's too when the call built it from t
 (each vertex's level-0 community is kept on the client, and level 0 is built
 again from the frame for the refinement and the result).
 
+Community totals: the client keeps the level's (degree total and size of
+every community: 16 bytes a vertex of the level) and adds every pass's
+moves; a worker holds three arrays (24 bytes each) over its *slots* only,
+the distinct communities of its local vertices, which a pass's moves stay
+within, and gets their totals after each pass.  Arrays over every id of the
+level would be the largest thing a worker holds at level 0 of a graph with
+few cut edges (measured: the grid's), and would not divide with ``p``.
+
 Cost: per pass, the owned rows once (as on one machine, divided by ``p``),
-``2 × cut edges`` words between workers and the moved vertices' words
-through the client; per worker, memory for its part plus three arrays over
-the level's vertex ids (24 bytes a vertex: the degree totals, sizes and a
-scratch row; they do not divide with ``p``).  The partition differs from
+``2 × cut edges`` words between workers, the moved vertices' words to the
+client and three words per slot between each worker and the client; per
+worker, memory for its part plus 24 bytes a slot.  The partition differs from
 one machine's because the workers move at once (they see each other's
 moves a pass late) and because the levels' ids differ; it depends on the
 number of workers and on ``seed`` and is the same on every run of both.
@@ -101,14 +108,26 @@ def _merge(reports: list[dict]) -> dict:
     return {"ids": ids, "sums": sums, "counts": counts}
 
 
-def _q(sums: list[dict], resolution: float) -> float:
+def _q(sums: list[dict], total: np.ndarray, resolution: float) -> float:
+    """Q from the workers' edge sums and the level's community totals."""
     m = sum(s["total"] for s in sums)
     return sum(s["inside"] for s in sums) / m - \
-        resolution * sum(s["squares"] for s in sums) / (2.0 * m) ** 2
+        resolution * float(np.dot(total, total)) / (2.0 * m) ** 2
 
 
 def _broadcast(client, value):
     return client.scatter([value], broadcast=True, hash=False)[0]
+
+
+def _send(g: DistributedGraph, k: int, value):
+    """``value`` on worker k (straight from the client, not in a task)."""
+    return g.client.scatter([value], workers=[g.workers[k]], hash=False)[0]
+
+
+def _slot_values(g: DistributedGraph, total: np.ndarray, size: np.ndarray,
+                 reports: list[dict]) -> list:
+    """Each worker's slots' totals and sizes, sent to it."""
+    return [_send(g, k, (total[r["slots"]], size[r["slots"]])) for k, r in enumerate(reports)]
 
 
 def _exchange(g: DistributedGraph, after: list, task: Callable = lw.owned_block) -> list[list]:
@@ -125,12 +144,20 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     (Q before, Q after, vertices moved)."""
     client, p = g.client, len(g.workers)
     blocks = _exchange(g, [None] * p)
-    totals = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
+    starts = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                             for k in range(p)])
-    merged = _broadcast(client, _merge(totals))
-    sums = client.gather([g.submit(k, lw.phase_start, merged, g.num_vertices,
-                                   [*seed_words, k]) for k in range(p)])
-    q_start = q = _q(sums, resolution)
+    # the level's totals live here; each worker gets its slots' after a pass
+    merged = _merge(starts)
+    total = np.zeros(g.num_vertices, dtype=np.float64)
+    size = np.zeros(g.num_vertices, dtype=np.int64)
+    total[merged["ids"]], size[merged["ids"]] = merged["sums"], merged["counts"]
+    del merged
+    if max_passes > 0:
+        ready = [g.submit(k, lw.phase_start, values, [*seed_words, k])
+                 for k, values in enumerate(_slot_values(g, total, size, starts))]
+    stats["bytes_moved"] += 24 * sum(len(s["ids"]) + len(s["slots"]) for s in starts)
+    q_start = q = _q(starts, total, resolution)
+    del starts
     moved_total, passes, clock = 0, 0, Stopwatch()
     turns = BOUNDARY_TURNS if p > 2 else 1
     quiet, gains = 0, []  # passes in a row without a move; the last passes' gains
@@ -138,34 +165,41 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
         # boundary vertices move in turns: even workers, then odd ones
         turn = passes % turns
         passes += 1
-        moves = [g.submit(k, lw.move, None, two_m, resolution, k % turns == turn)
+        moves = [g.submit(k, lw.move, ready[k], two_m, resolution, k % turns == turn)
                  for k in range(p)]
         blocks = _exchange(g, moves)
         reports = client.gather(moves)
         moved = sum(r["moved"] for r in reports)
         stats["passes"] += 1
+        ready = moves
         if moved == 0:
             quiet += 1
             if quiet >= turns:
                 break
             continue
         quiet = 0
-        merged = _broadcast(client, _merge(reports))
-        sums = client.gather([g.submit(k, lw.settle, merged, *[blocks[i][k] for i in range(p)])
-                              for k in range(p)])
+        received = client.gather([g.submit(k, lw.receive, *[blocks[i][k] for i in range(p)])
+                                  for k in range(p)])
+        merged = _merge(reports)  # distinct ids
+        total[merged["ids"]] += merged["sums"]
+        size[merged["ids"]] += merged["counts"]
         stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"] + \
-            24 * sum(len(r["ids"]) for r in reports) * (p + 1)
-        new_q = _q(sums, resolution)
+            24 * sum(len(r["ids"]) for r in reports) + \
+            24 * sum(len(r["slots"]) for r in received)
+        new_q = _q(received, total, resolution)
         log_step("dask louvain pass", passes - 1, g.num_vertices, g.num_edges, clock.lap(),
                  moved=moved, Q=new_q)
         if new_q < q:
-            g.on_all(lw.undo, merged)
+            g.on_all(lw.undo)
             break
         gains.append(new_q - q)
         q = new_q
         moved_total += moved
-        if len(gains) >= turns and sum(gains[-turns:]) < threshold:
+        if len(gains) >= turns and sum(gains[-turns:]) < threshold or passes >= max_passes:
             break
+        # the next pass waits for them (``ready``): no totals arrive after the phase
+        ready = [g.submit(k, lw.take_totals, values)
+                 for k, values in enumerate(_slot_values(g, total, size, received))]
     g.on_all(lw.phase_end)
     return q_start, q, moved_total
 

@@ -2,14 +2,20 @@
 ``dask/louvain.py``).
 
 Each worker keeps, beside its part (``worker.PARTS``), the community of every
-local vertex (owned and ghost) as an id in ``0..n-1`` of the level's vertices,
-and three arrays over those ids: ``total[c]`` (the community's summed
-degree), ``size[c]`` (its member count) and a zeroed scratch row for the
-weights from one vertex to each community.  ``total`` and ``size`` are the
-same on every worker between passes: a pass writes its own moves into them
-(so a worker's later vertices see its earlier moves), logs the values it
-overwrote, and puts them back afterwards, before the sum of every worker's
-moves (the same array everywhere) is added.
+local vertex (owned and ghost) as an id in ``0..n-1`` of the level's vertices.
+During a move phase it numbers the distinct communities of its local
+vertices in id order (its *slots*: a vertex moves only to a community one of
+its neighbours is in, so the slots hold every community a pass can touch)
+and keeps three arrays over the slots: ``total`` (the community's summed
+degree), ``size`` (its member count) and a zeroed scratch row for the
+weights from one vertex to each community; the client keeps the level's
+totals and sends each worker those of its slots after every pass.  Slots
+keep the ids' order, so ties break as on one machine, and they are at most
+the local vertices, so these arrays shrink with the part (over all the
+level's ids, they did not).  A pass writes its own moves into ``total`` and
+``size`` (so a worker's later vertices see its earlier moves), logs the
+values it overwrote, and puts them back afterwards; the sum of every
+worker's moves reaches it through the client's totals.
 """
 
 from __future__ import annotations
@@ -46,12 +52,14 @@ def owned_degrees(offsets, keys, table, loop, own_lo, own_hi):
 
 
 @njit(cache=True, nogil=True)
-def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, own_first,
-                    own_count, order, total, size, to_community, touched, two_m, resolution,
-                    log_community, log_total, boundary_moves):
+def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, own_count,
+                    own_c_lo, own_c_hi, order, total, size, to_community, touched, two_m,
+                    resolution, log_community, log_total, boundary_moves):
     """One pass of Louvain's local moving over the owned vertices in ``order``,
     each moved at once to its neighbouring community of largest gain (ties to
-    the lowest id), as the single-machine CPU phase does; ghosts keep the
+    the lowest id), as the single-machine CPU phase does; communities are
+    slots (numbered in id order), the owned vertices' own ids are the slots
+    ``own_c_lo..own_c_hi-1``; ghosts keep the
     communities they had at the pass's start.  Every overwritten ``total``
     entry is logged (community, value before) so the caller can put it back.
     Returns (vertices moved, log entries).
@@ -94,7 +102,7 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
             c = touched[i]
             if c == own:
                 continue
-            if alone and size[c] == 1 and c > own and not (own_first <= c < own_first + own_count):
+            if alone and size[c] == 1 and c > own and not (own_c_lo <= c < own_c_hi):
                 continue
             gain = to_community[c] - resolution * kv * total[c] / two_m
             if not found or gain > best_gain or (gain == best_gain and c < best):
@@ -141,7 +149,7 @@ def _reports(j, x, r, own_lo, own_hi, entry_cut, cut_start, owner_of, me):
 def coarse_buckets(offsets, indices, keys, table, loop, community, own_lo, own_hi,
                    entry_cut, cut_start, owner_of, me, n_global, id_type):
     """The edges this worker reports to the next level, in buckets by their
-    lower community (``n_global`` buckets): ``starts`` (bucket c is
+    lower community (``community``: slots, ``n_global`` of them): ``starts`` (bucket c is
     ``[starts[c], starts[c + 1])``), the higher community (``id_type``'s
     dtype, an empty array) and the weight of each.  Each
     edge at one of its ends' owners (:func:`_reports`), a self-loop at its
@@ -317,44 +325,60 @@ def _receive(part, blocks, key: str = "community") -> None:
             values[part.cut_ghost[cut]] = block
 
 
+def _install_slots(state: dict) -> None:
+    """Number the distinct communities of the local vertices (sorted ids:
+    ``slot_ids``), each local vertex's in ``slot_of``."""
+    slot_ids = np.unique(state["community"])
+    state["slot_ids"] = slot_ids
+    state["slot_of"] = np.searchsorted(slot_ids, state["community"]).astype(np.int64)
+
+
 def phase_totals(gid: str, *blocks) -> dict:
-    """Take the ghosts' communities; returns this worker's summed degree and
-    member count per community of its owned vertices."""
+    """Take the ghosts' communities, number the slots; returns this worker's
+    summed degree and member count per community of its owned vertices, its
+    slots' ids and its share of the modularity sums."""
     part = PARTS[gid]
     _receive(part, blocks)
     state = part.run[STATE]
+    _install_slots(state)
     own = state["community"][part.own_lo:part.own_hi]
     ids, sums, counts = sum_by_id(own, state["degree"], np.ones(own.shape[0], dtype=np.int64))
-    return {"ids": ids, "sums": sums, "counts": counts}
+    return {"ids": ids, "sums": sums, "counts": counts, "slots": state["slot_ids"],
+            **_modularity_sums(part)}
 
 
-def phase_start(gid: str, merged: dict, n_global: int, seed_words: list) -> dict:
-    """Allocate the per-community arrays from the merged totals; returns the
-    modularity sums of the current partition."""
+def phase_start(gid: str, values: tuple, seed_words: list) -> None:
+    """The slots' totals and sizes (``values``, from the client) and the
+    phase's scratch and visiting order."""
     part = PARTS[gid]
     state = part.run[STATE]
-    total = np.zeros(n_global, dtype=np.float64)
-    size = np.zeros(n_global, dtype=np.int64)
-    total[merged["ids"]] = merged["sums"]
-    size[merged["ids"]] = merged["counts"]
     degree = np.diff(part.pref.offsets)
-    state.update(total=total, size=size, to_community=np.zeros(n_global, dtype=np.float64),
-                 touched=np.empty(int(degree.max()) + 1 if degree.shape[0] else 1,
+    state.update(touched=np.empty(int(degree.max()) + 1 if degree.shape[0] else 1,
                                   dtype=np.int64),
                  order=np.random.default_rng(seed_words).permutation(
                      part.own_hi - part.own_lo).astype(np.int64) + part.own_lo)
-    return _modularity_sums(part)
+    take_totals(gid, values)
+
+
+def take_totals(gid: str, values: tuple) -> None:
+    """The current totals and sizes of this worker's slots, from the client
+    (after :func:`receive` numbered them)."""
+    state = PARTS[gid].run[STATE]
+    total, size = values
+    state["total"], state["size"] = total, size
+    if state.get("to_community") is None or state["to_community"].shape[0] < total.shape[0]:
+        state["to_community"] = np.zeros(total.shape[0], dtype=np.float64)
 
 
 def _modularity_sums(part) -> dict:
+    """This worker's share of the edge weight and of the weight inside
+    communities (the client adds the communities' squared totals)."""
     state = part.run[STATE]
     pref = part.pref
     sum_weight, inside, _ = kernels.modularity_sums(
         pref.offsets, pref.indices, pref.keys, state["table"], state["loop"],
         state["community"], part.own_lo, part.own_hi)
-    first, n_own = state["first"], part.own_hi - part.own_lo
-    return {"total": float(sum_weight), "inside": float(inside),
-            "squares": float((state["total"][first:first + n_own] ** 2).sum())}
+    return {"total": float(sum_weight), "inside": float(inside)}
 
 
 def move(gid: str, previous, two_m: float, resolution: float, boundary_moves: bool) -> dict:
@@ -363,53 +387,57 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_moves: bo
     part = PARTS[gid]
     state = part.run[STATE]
     pref = part.pref
-    community = state["community"]
-    before = community.copy()
+    slot_ids, slot_of = state["slot_ids"], state["slot_of"]
     n_own = part.own_hi - part.own_lo
+    first = state["first"]
+    own_c_lo, own_c_hi = np.searchsorted(slot_ids, [first, first + n_own])
+    mine = slice(part.own_lo, part.own_hi)
+    before = slot_of[mine].copy()
     log_community = np.empty(2 * n_own, dtype=np.int64)
     log_total = np.empty(2 * n_own, dtype=np.float64)
     moved, logged = owned_move_pass(
-        pref.offsets, pref.indices, pref.keys, state["table"], community, state["degree"],
-        part.own_lo, state["first"], n_own, state["order"], state["total"], state["size"],
-        state["to_community"], state["touched"], two_m, resolution, log_community, log_total,
-        bool(boundary_moves))
+        pref.offsets, pref.indices, pref.keys, state["table"], slot_of, state["degree"],
+        part.own_lo, n_own, int(own_c_lo), int(own_c_hi), state["order"], state["total"],
+        state["size"], state["to_community"], state["touched"], two_m, resolution,
+        log_community, log_total, bool(boundary_moves))
     restore_totals(state["total"], log_community, log_total, logged)
-    mine = slice(part.own_lo, part.own_hi)
-    changed = np.flatnonzero(community[mine] != before[mine])
-    old, new = before[mine][changed], community[mine][changed]
-    degree = state["degree"][changed]
+    changed = np.flatnonzero(slot_of[mine] != before)
+    old, new = before[changed], slot_of[mine][changed]
     np.subtract.at(state["size"], new, 1)  # size back to the pass's start
     np.add.at(state["size"], old, 1)
-    state["before"] = before
+    community = state["community"]
+    state["before"] = community.copy()
+    old, new = slot_ids[old], slot_ids[new]
+    community[part.own_lo + changed] = new
+    degree = state["degree"][changed]
     ids, sums, counts = sum_by_id(np.concatenate([old, new]), np.concatenate([-degree, degree]),
-                              np.concatenate([-np.ones(len(old), np.int64),
-                                              np.ones(len(new), np.int64)]))
+                                  np.concatenate([-np.ones(len(old), np.int64),
+                                                  np.ones(len(new), np.int64)]))
     return {"moved": int(moved), "ids": ids, "sums": sums, "counts": counts}
 
 
-def settle(gid: str, merged: dict, *blocks) -> dict:
-    """Add every worker's moves to the totals, take the ghosts' new
-    communities; returns the modularity sums of the new partition."""
+def receive(gid: str, *blocks) -> dict:
+    """Take the ghosts' new communities and number the slots again; returns
+    the slots' ids and the modularity sums of the new partition (the
+    totals follow in :func:`take_totals`)."""
     part = PARTS[gid]
     state = part.run[STATE]
-    state["total"][merged["ids"]] += merged["sums"]
-    state["size"][merged["ids"]] += merged["counts"]
     _receive(part, blocks)
-    return _modularity_sums(part)
+    _install_slots(state)
+    return {"slots": state["slot_ids"], **_modularity_sums(part)}
 
 
-def undo(gid: str, merged: dict) -> None:
-    """Take back the last pass (its modularity fell)."""
+def undo(gid: str) -> None:
+    """Take back the last pass (its modularity fell); the phase ends."""
     state = PARTS[gid].run[STATE]
     state["community"] = state.pop("before")
-    state["total"][merged["ids"]] -= merged["sums"]
-    state["size"][merged["ids"]] -= merged["counts"]
 
 
 def phase_end(gid: str) -> None:
     """Free the per-community arrays of the phase."""
     state = PARTS[gid].run[STATE]
-    for name in ("total", "size", "to_community", "touched", "order", "before"):
+    for name in ("total", "size", "to_community", "touched", "order", "before", "slot_ids",
+                 "slot_of"):
         state.pop(name, None)
 
 
@@ -420,20 +448,23 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     part = PARTS[gid]
     state = part.run[STATE]
     pref = part.pref
-    # communities are level-wide vertex ids: 4 bytes each in the buckets below 2**31
-    community = state["community"]
-    n_global = int(community.max()) + 1 if community.shape[0] else 0
-    id_type = np.empty(0, dtype=np.int32 if n_global < 2**31 else np.int64)
+    # buckets over the local vertices' communities (sorted ids), not over
+    # every id of the level: they shrink with the part
+    slot_ids = np.unique(state["community"])
+    slot_of = np.searchsorted(slot_ids, state["community"]).astype(np.int64)
+    n_slots = slot_ids.shape[0]
+    id_type = np.empty(0, dtype=np.int32 if n_slots < 2**31 else np.int64)
     starts, higher, w = coarse_buckets(
         pref.offsets, pref.indices, pref.keys, state["table"], state["loop"],
-        community, part.own_lo, part.own_hi, part.entry_cut, part.cut_start,
-        part.owner_of, part.me, n_global, id_type)
+        slot_of, part.own_lo, part.own_hi, part.entry_cut, part.cut_start,
+        part.owner_of, part.me, n_slots, id_type)
+    del slot_of
     # each bucket sorted and its parallel pairs summed in place
-    distinct = np.zeros(n_global, dtype=np.int64)
+    distinct = np.zeros(n_slots, dtype=np.int64)
     count = build.dedup_buckets(starts, higher, w, True, True, distinct)
     del starts
-    return pd.DataFrame({"src": np.repeat(np.arange(n_global, dtype=np.int64), distinct),
-                         "dst": higher[:count].astype(np.int64),
+    return pd.DataFrame({"src": np.repeat(slot_ids, distinct),
+                         "dst": slot_ids[higher[:count]],
                          "weight": w[:count].copy()})
 
 
