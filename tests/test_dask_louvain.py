@@ -271,6 +271,47 @@ def test_each_worker_gets_the_exact_totals_of_its_own_communities(name, monkeypa
     assert min(seen) < 1.0, seen
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_a_pass_s_changes_are_summed_as_the_moves_listed_would_be(data):
+    """``pass_changes`` (dense over a worker's slots) gives the communities
+    a pass touched, in id order, with the sums a bincount of the leaving
+    then joining vertices' degrees gives (bit for bit: the client's totals,
+    and so the next pass's choices, depend on them) and the member counts."""
+    from cugraph_match.dask import louvain_worker as lw
+
+    n_slots = data.draw(st.integers(1, 4))  # few: many moves into each
+    slot_ids = np.unique(np.array(data.draw(st.lists(st.integers(0, 40), min_size=n_slots,
+                                                     max_size=n_slots, unique=True))))
+    n = data.draw(st.integers(1, 30))
+    own_lo = data.draw(st.integers(0, min(3, n)))
+    own_hi = data.draw(st.integers(own_lo, n))
+    slot_of = np.array(data.draw(st.lists(st.integers(0, len(slot_ids) - 1), min_size=n,
+                                          max_size=n)), dtype=np.int64)
+    community = slot_ids[slot_of].copy()  # before the pass; some owned ones moved
+    for v in range(own_lo, own_hi):
+        if data.draw(st.booleans()):
+            community[v] = slot_ids[data.draw(st.integers(0, len(slot_ids) - 1))]
+    degree = np.array(data.draw(st.lists(st.sampled_from([0.1, 0.7, 0.3, 1.0, 1e16, 1e-9]),
+                                         min_size=own_hi - own_lo,
+                                         max_size=own_hi - own_lo)), dtype=np.float64)
+    ids, sums, counts, moved = lw.pass_changes(slot_of, slot_ids, community, degree,
+                                               own_lo, own_hi)
+    mine = np.arange(own_lo, own_hi)
+    changed = np.flatnonzero(slot_ids[slot_of[mine]] != community[mine])
+    old, new = community[mine][changed], slot_ids[slot_of[mine]][changed]
+    want_ids, inverse = np.unique(np.concatenate([old, new]), return_inverse=True)
+    inverse = inverse.reshape(-1)
+    weights = np.concatenate([-degree[changed], degree[changed]])
+    ones = np.concatenate([-np.ones(len(old)), np.ones(len(new))])
+    assert moved == len(changed)
+    np.testing.assert_array_equal(ids, want_ids)
+    np.testing.assert_array_equal(sums, np.bincount(inverse, weights=weights,
+                                                    minlength=len(want_ids)))
+    np.testing.assert_array_equal(counts, np.bincount(inverse, weights=ones,
+                                                      minlength=len(want_ids)).astype(np.int64))
+
+
 def _multigraph(seed):
     """Random ids with duplicates (largest weight kept) and self-loops."""
     rng = np.random.default_rng(seed)

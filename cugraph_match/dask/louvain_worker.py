@@ -11,11 +11,10 @@ degree), ``size`` (its member count) and a zeroed scratch row for the
 weights from one vertex to each community; the client keeps the level's
 totals and sends each worker those of its slots after every pass.  Slots
 keep the ids' order, so ties break as on one machine, and they are at most
-the local vertices, so these arrays shrink with the part (over all the
-level's ids, they did not).  A pass writes its own moves into ``total`` and
-``size`` (so a worker's later vertices see its earlier moves), logs the
-values it overwrote, and puts them back afterwards; the sum of every
-worker's moves reaches it through the client's totals.
+the local vertices, so these arrays shrink with the part.  A pass writes its own moves into ``total`` and
+``size`` (so a worker's later vertices see its earlier moves); after it
+the worker reports its moves as per-community changes and takes the
+client's totals, which hold every worker's moves, in place of its own.
 """
 
 from __future__ import annotations
@@ -54,15 +53,16 @@ def owned_degrees(offsets, keys, table, loop, own_lo, own_hi):
 @njit(cache=True, nogil=True)
 def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, own_count,
                     own_c_lo, own_c_hi, order, total, size, to_community, touched, two_m,
-                    resolution, log_community, log_total, boundary_moves):
+                    resolution, boundary_moves):
     """One pass of Louvain's local moving over the owned vertices in ``order``,
     each moved at once to its neighbouring community of largest gain (ties to
     the lowest id), as the single-machine CPU phase does; communities are
     slots (numbered in id order), the owned vertices' own ids are the slots
     ``own_c_lo..own_c_hi-1``; ghosts keep the
-    communities they had at the pass's start.  Every overwritten ``total``
-    entry is logged (community, value before) so the caller can put it back.
-    Returns (vertices moved, log entries).
+    communities they had at the pass's start.  ``total`` and ``size`` take
+    this worker's moves as they happen (its later vertices see its earlier
+    moves); they are replaced by the client's after the pass.  Returns the
+    vertices moved.
 
     ``boundary_moves`` false leaves the vertices with a ghost neighbour where
     they are (the driver lets the workers move theirs in turns).  The GPU's
@@ -73,7 +73,6 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
     """
     own_hi = own_lo + own_count
     moved = 0
-    logged = 0
     for t in range(order.shape[0]):
         v = order[t]
         if not boundary_moves:
@@ -110,24 +109,55 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
         for i in range(count):
             to_community[touched[i]] = 0.0
         if found and best_gain > stay:
-            log_community[logged] = own
-            log_total[logged] = total[own]
-            log_community[logged + 1] = best
-            log_total[logged + 1] = total[best]
-            logged += 2
             total[own] -= kv
             total[best] += kv
             size[own] -= 1
             size[best] += 1
             community[v] = best
             moved += 1
-    return moved, logged
+    return moved
 
 
 @njit(cache=True, nogil=True)
-def restore_totals(total, log_community, log_total, logged):
-    for i in range(logged - 1, -1, -1):
-        total[log_community[i]] = log_total[i]
+def pass_changes(slot_of, slot_ids, community, degree, own_lo, own_hi):
+    """A pass's moves as per-community changes: every owned vertex whose slot
+    (``slot_of``, after the pass) names another community than
+    ``community`` (before it) leaves that one and joins the new one.
+    Returns (community ids in order, degree sums, member counts, vertices
+    moved); the sums add the leaving vertices' degrees negated, then the
+    joining ones', each in vertex order (as a bincount of the two lists
+    concatenated would).  Dense over the slots, not sorted lists of moves."""
+    n_slots = slot_ids.shape[0]
+    sums = np.zeros(n_slots, dtype=np.float64)
+    counts = np.zeros(n_slots, dtype=np.int64)
+    touched = np.zeros(n_slots, dtype=np.bool_)
+    moved = 0
+    for v in range(own_lo, own_hi):
+        if slot_ids[slot_of[v]] != community[v]:
+            s = np.searchsorted(slot_ids, community[v])
+            sums[s] += -degree[v - own_lo]
+            counts[s] -= 1
+            touched[s] = True
+            moved += 1
+    for v in range(own_lo, own_hi):
+        s = slot_of[v]
+        if slot_ids[s] != community[v]:
+            sums[s] += degree[v - own_lo]
+            counts[s] += 1
+            touched[s] = True
+    k = 0
+    for s in range(n_slots):
+        if touched[s]:
+            k += 1
+    ids = np.empty(k, dtype=np.int64)
+    out_sums = np.empty(k, dtype=np.float64)
+    out_counts = np.empty(k, dtype=np.int64)
+    k = 0
+    for s in range(n_slots):
+        if touched[s]:
+            ids[k], out_sums[k], out_counts[k] = slot_ids[s], sums[s], counts[s]
+            k += 1
+    return ids, out_sums, out_counts, moved
 
 
 @njit(cache=True, nogil=True)
@@ -341,9 +371,13 @@ def phase_totals(gid: str, *blocks) -> dict:
     _receive(part, blocks)
     state = part.run[STATE]
     _install_slots(state)
-    own = state["community"][part.own_lo:part.own_hi]
-    ids, sums, counts = sum_by_id(own, state["degree"], np.ones(own.shape[0], dtype=np.int64))
-    return {"ids": ids, "sums": sums, "counts": counts, "slots": state["slot_ids"],
+    slot_ids, own = state["slot_ids"], state["slot_of"][part.own_lo:part.own_hi]
+    # dense over the slots, as sum_by_id sums: each community's in vertex order
+    sums = np.bincount(own, weights=state["degree"], minlength=slot_ids.shape[0])
+    counts = np.bincount(own, minlength=slot_ids.shape[0])
+    present = np.flatnonzero(counts)
+    return {"ids": slot_ids[present], "sums": sums[present],
+            "counts": counts[present].astype(np.int64), "slots": slot_ids,
             **_modularity_sums(part)}
 
 
@@ -391,28 +425,17 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_moves: bo
     n_own = part.own_hi - part.own_lo
     first = state["first"]
     own_c_lo, own_c_hi = np.searchsorted(slot_ids, [first, first + n_own])
-    mine = slice(part.own_lo, part.own_hi)
-    before = slot_of[mine].copy()
-    log_community = np.empty(2 * n_own, dtype=np.int64)
-    log_total = np.empty(2 * n_own, dtype=np.float64)
-    moved, logged = owned_move_pass(
+    owned_move_pass(
         pref.offsets, pref.indices, pref.keys, state["table"], slot_of, state["degree"],
         part.own_lo, n_own, int(own_c_lo), int(own_c_hi), state["order"], state["total"],
         state["size"], state["to_community"], state["touched"], two_m, resolution,
-        log_community, log_total, bool(boundary_moves))
-    restore_totals(state["total"], log_community, log_total, logged)
-    changed = np.flatnonzero(slot_of[mine] != before)
-    old, new = before[changed], slot_of[mine][changed]
-    np.subtract.at(state["size"], new, 1)  # size back to the pass's start
-    np.add.at(state["size"], old, 1)
+        bool(boundary_moves))
     community = state["community"]
+    ids, sums, counts, moved = pass_changes(slot_of, slot_ids, community, state["degree"],
+                                            part.own_lo, part.own_hi)
     state["before"] = community.copy()
-    old, new = slot_ids[old], slot_ids[new]
-    community[part.own_lo + changed] = new
-    degree = state["degree"][changed]
-    ids, sums, counts = sum_by_id(np.concatenate([old, new]), np.concatenate([-degree, degree]),
-                                  np.concatenate([-np.ones(len(old), np.int64),
-                                                  np.ones(len(new), np.int64)]))
+    mine = slice(part.own_lo, part.own_hi)
+    community[mine] = slot_ids[slot_of[mine]]
     return {"moved": int(moved), "ids": ids, "sums": sums, "counts": counts}
 
 
