@@ -101,8 +101,11 @@ def test_shared_graphs_connected_and_near_the_single_machine_quality(client, pat
 
 #: Where the levels run: the whole graph on one worker (a small input), the
 #: first level(s) across the workers and the rest, from sub-communities
-#: refined on each worker, on one, or every level across the workers.
-PATHS = {"one worker": None, "first levels distributed": "half", "every level distributed": 0}
+#: refined on each worker, on one, the same but the refined sub-communities'
+#: graph too large for one worker (the levels aggregate by communities and go
+#: on across the workers), or every level across the workers.
+PATHS = {"one worker": None, "first levels distributed": "half",
+         "refined graph too large": "half, refined refused", "every level distributed": "none"}
 
 
 @settings(max_examples=examples(10), deadline=None, phases=NO_SHRINK, suppress_health_check=[
@@ -110,18 +113,54 @@ PATHS = {"one worker": None, "first levels distributed": "half", "every level di
 @given(edges=edge_frames(max_vertices=40, max_edges=120), partitions=st.sampled_from([1, 2, 3]),
        resolution=st.sampled_from([0.5, 1.0, 2.0]), path=st.sampled_from(sorted(PATHS)))
 def test_random_graphs_keep_the_contract(client, edges, partitions, resolution, path):
-    saved = dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE
+    saved = dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE, \
+        dask_louvain.REFINED_FINISH_FACTOR
     if PATHS[path] is not None:
-        finish = len(edges) // 2 if PATHS[path] == "half" else 0
+        finish = len(edges) // 2 if PATHS[path].startswith("half") else 0
         dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = finish, 0.0
+        if PATHS[path].endswith("refused"):
+            dask_louvain.REFINED_FINISH_FACTOR = 0
     try:
         frame = dd.from_pandas(edges, npartitions=min(partitions, len(edges)), sort=False)
         edges = frame.compute()
         result, q = cm.leiden(frame, resolution=resolution)
     finally:
-        dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = saved
+        dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE, \
+            dask_louvain.REFINED_FINISH_FACTOR = saved
     parts = check_contract(result, q, edges, resolution)
     assert_connected(edges, parts)
+
+
+@needs_shared
+@pytest.mark.parametrize("name", ["jazz", "celegans_metabolic"])
+def test_a_refined_graph_too_large_for_one_worker_goes_on_across_the_workers(
+        client, name, monkeypatch):
+    """When the refined sub-communities' graph is larger than one worker
+    takes, the level aggregates by its communities instead (the owned
+    vertices' refinement taken back) and the levels go on across the
+    workers: the contract, connected communities and the forced path's bar."""
+    import functools
+    import importlib
+
+    single = importlib.import_module("cugraph_match.community.leiden")
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    monkeypatch.setattr(dask_louvain, "REFINED_FINISH_FACTOR", 0)
+    path = next(p for p in GRAPHS if p.stem == name)
+    edges, _ = read_graph(path)
+    # every level's coarse graph goes to one worker once it has a quarter of the edges
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", len(edges) // 4)
+    result, q, stats = dask_louvain.louvain_dask(
+        dd.from_pandas(edges, npartitions=3), "src", "dst", "weight", 1.0, 1e-7, 100, "auto",
+        0, True, functools.partial(single.leiden_of_edge_frame, theta=0.01),
+        single.COARSE_THRESHOLD, single.COARSE_ABOVE_VERTICES, single.MAX_PASSES,
+        return_stats=True, refine_level=single.greedy_refinement)
+    assert stats.get("refined_too_large"), stats
+    assert "finish" not in stats  # the refined graph never went to one worker
+    parts = check_contract(result, q, edges)
+    assert_connected(edges, parts)
+    _, single_q = cm.leiden(edges, backend="cpu")
+    assert q >= 0.94 * single_q
 
 
 def test_same_result_on_every_run(client, monkeypatch):

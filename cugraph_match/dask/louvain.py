@@ -92,6 +92,13 @@ log = logging.getLogger("cugraph_match.dask")
 FINISH_SHARE = 0.5
 #: ... or at most this many edges whatever the share.
 FINISH_EDGES = 50_000
+#: Leiden's coarse graph of refined sub-communities (larger than the
+#: communities') goes to one worker if its rows are at most this many times
+#: the bound above (m / p: one worker's share of the input); else the level
+#: aggregates by its communities.  Measured (rows of that graph): wiki-Vote on
+#: 2 workers 53,450 (bound 50,000), R-MAT 18 on 4 and 8 workers 1.29 M and
+#: 1.58 M of 4.19 M, whose finish on worker 0 was the largest worker's peak.
+REFINED_FINISH_FACTOR = 2
 #: With more than 2 workers, the vertices with a ghost neighbour move in this
 #: many turns of passes (1: every pass).  Measured (Q over one machine's,
 #: every level distributed): 3 workers, turns 1 / 2: lesmis 0.994 / 0.999,
@@ -354,12 +361,21 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                 to_one_worker = rows <= finish_edges
                 if to_one_worker and connected:
                     # Leiden: the rest on one worker starts from sub-communities
-                    # refined on each worker, as Leiden aggregates by its refinement
-                    del coarse
+                    # refined on each worker, as Leiden aggregates by its refinement,
+                    # if their graph is small enough for one worker too; if not, this
+                    # level aggregates by its communities (as Louvain's) and the next
+                    # one tries again (its graph is smaller)
                     refine_on_workers(g, refine_level, two_m, resolution, [seed, levels], stats)
-                    if g is not g0:
-                        chain[-1] = _level_map(g)
-                    coarse, rows = _coarse_graph(g)
+                    refined, refined_rows = _coarse_graph(g)
+                    if refined_rows <= REFINED_FINISH_FACTOR * finish_edges:
+                        coarse, rows = refined, refined_rows
+                        if g is not g0:
+                            chain[-1] = _level_map(g)
+                    else:
+                        del refined
+                        stats.setdefault("refined_too_large", []).append(int(refined_rows))
+                        g.on_all(lw.unrefine)  # the owned vertices' (ghosts are not read again)
+                        to_one_worker = False
                 if g is not g0 or release_level0:
                     # its coarse edges are computed: the level is done, and its
                     # parts go before the next level is built or finished

@@ -554,10 +554,12 @@ def refine_owned(gid: str, refine: Callable, two_m: float, resolution: float,
 
 
 def unrefine(gid: str) -> None:
-    """Take back :func:`refine_owned` (no vertex joined anywhere)."""
+    """Take back :func:`refine_owned` (its owned vertices; done already if
+    taken back before)."""
     part = PARTS[gid]
     state = part.run[STATE]
-    state["community"][part.own_lo:part.own_hi] = state.pop("unrefined")
+    if "unrefined" in state:
+        state["community"][part.own_lo:part.own_hi] = state.pop("unrefined")
 
 
 def take_ghosts(gid: str, *blocks) -> None:
