@@ -18,8 +18,9 @@ Memory, per process (the single-machine process, and every worker):
   ending when every partition of the frame it returns exists on its worker
   (``.persist()`` and wait);
 * ``compute peak``: ``VmHWM`` over the caller's ``.compute()`` of that frame
-  afterwards (reset before it), reported beside: Dask concatenates the
-  partitions on one worker before they go to the client.
+  afterwards (the heap trimmed and the peak reset before it), reported
+  beside: Dask concatenates the partitions on one worker before they go to
+  the client.
 
 ``peak - idle`` (the input counted) is the issue's measure; ``peak - input``
 (the call's own memory) is printed beside it.  CPU seconds are the process's
@@ -181,7 +182,7 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         wait(result)
         call_seconds = time.perf_counter() - start
         called = on_workers(client, end_call)
-        on_workers(client, reset_peak)
+        on_workers(client, start_call)  # the freed heap trimmed, then the peak reset
         # the caller's .compute(): Dask concatenates the partitions on one worker
         got = result.compute()
         seconds = time.perf_counter() - start

@@ -11,10 +11,11 @@ degree), ``size`` (its member count) and a zeroed scratch row for the
 weights from one vertex to each community; the client keeps the level's
 totals and sends each worker those of its slots after every pass.  Slots
 keep the ids' order, so ties break as on one machine, and they are at most
-the local vertices, so these arrays shrink with the part.  A pass writes its own moves into ``total`` and
-``size`` (so a worker's later vertices see its earlier moves); after it
-the worker reports its moves as per-community changes and takes the
-client's totals, which hold every worker's moves, in place of its own.
+the local vertices, so these arrays shrink with the part.  A pass writes
+its own moves into ``total`` and ``size`` (so a worker's later vertices see
+its earlier moves); after it the worker reports its moves as per-community
+changes and takes the client's totals, which hold every worker's moves, in
+place of its own.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
     each moved at once to its neighbouring community of largest gain (ties to
     the lowest id), as the single-machine CPU phase does; communities are
     slots (numbered in id order), the owned vertices' own ids are the slots
-    ``own_c_lo..own_c_hi-1``; ghosts keep the
-    communities they had at the pass's start.  ``total`` and ``size`` take
+    ``own_c_lo..own_c_hi-1``; ghosts keep the communities they had at the
+    pass's start.  ``total`` and ``size`` take
     this worker's moves as they happen (its later vertices see its earlier
     moves); they are replaced by the client's after the pass.  Returns the
     vertices moved.
@@ -179,9 +180,9 @@ def _reports(j, x, r, own_lo, own_hi, entry_cut, cut_start, owner_of, me):
 def coarse_buckets(offsets, indices, keys, table, loop, community, own_lo, own_hi,
                    entry_cut, cut_start, owner_of, me, n_global, id_type):
     """The edges this worker reports to the next level, in buckets by their
-    lower community (``community``: slots, ``n_global`` of them): ``starts`` (bucket c is
-    ``[starts[c], starts[c + 1])``), the higher community (``id_type``'s
-    dtype, an empty array) and the weight of each.  Each
+    lower community (``community``: slots, ``n_global`` of them): ``starts``
+    (bucket c is ``[starts[c], starts[c + 1])``), the higher community
+    (``id_type``'s dtype, an empty array) and the weight of each.  Each
     edge at one of its ends' owners (:func:`_reports`), a self-loop at its
     vertex; an edge inside a community is the community's self-loop.  Read
     from the rows twice (count, then write), so no (lower, higher, weight)
@@ -360,7 +361,7 @@ def _install_slots(state: dict) -> None:
     ``slot_ids``), each local vertex's in ``slot_of``."""
     slot_ids = np.unique(state["community"])
     state["slot_ids"] = slot_ids
-    state["slot_of"] = np.searchsorted(slot_ids, state["community"]).astype(np.int64)
+    state["slot_of"] = np.searchsorted(slot_ids, state["community"]).astype(np.int64, copy=False)
 
 
 def phase_totals(gid: str, *blocks) -> dict:
@@ -398,7 +399,8 @@ def take_totals(gid: str, values: tuple) -> None:
     """The current totals and sizes of this worker's slots, from the client
     (after :func:`receive` numbered them)."""
     state = PARTS[gid].run[STATE]
-    total, size = values
+    # the pass writes its own moves into them: a read-only buffer is copied
+    total, size = (a if a.flags.writeable else a.copy() for a in values)
     state["total"], state["size"] = total, size
     if state.get("to_community") is None or state["to_community"].shape[0] < total.shape[0]:
         state["to_community"] = np.zeros(total.shape[0], dtype=np.float64)
@@ -474,7 +476,7 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     # buckets over the local vertices' communities (sorted ids), not over
     # every id of the level: they shrink with the part
     slot_ids = np.unique(state["community"])
-    slot_of = np.searchsorted(slot_ids, state["community"]).astype(np.int64)
+    slot_of = np.searchsorted(slot_ids, state["community"]).astype(np.int64, copy=False)
     n_slots = slot_ids.shape[0]
     id_type = np.empty(0, dtype=np.int32 if n_slots < 2**31 else np.int64)
     starts, higher, w = coarse_buckets(
