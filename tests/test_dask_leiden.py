@@ -132,7 +132,7 @@ def test_random_graphs_keep_the_contract(client, edges, partitions, resolution, 
 
 
 @needs_shared
-@pytest.mark.parametrize("name", ["jazz", "celegans_metabolic"])
+@pytest.mark.parametrize("name", ["jazz"])
 def test_a_refined_graph_too_large_for_one_worker_goes_on_across_the_workers(
         client, name, monkeypatch):
     """When the refined sub-communities' graph is larger than one worker
