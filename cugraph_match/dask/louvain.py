@@ -126,9 +126,18 @@ def _broadcast(client, value):
     return client.scatter([value], broadcast=True, hash=False)[0]
 
 
-def _send(g: DistributedGraph, k: int, value):
-    """``value`` on worker k (straight from the client, not in a task)."""
-    return g.client.scatter([value], workers=[g.workers[k]], hash=False)[0]
+#: Arrays up to this many bytes go to a worker inside the task that uses
+#: them; larger ones are scattered to it first (one more round trip, but no
+#: large task through the scheduler).
+INLINE_BYTES = 1 << 20
+
+
+def _send(g: DistributedGraph, k: int, arrays: tuple):
+    """``arrays`` for worker k: as they are when small, else a future of them
+    on that worker (straight from the client)."""
+    if sum(a.nbytes for a in arrays) <= INLINE_BYTES:
+        return arrays
+    return g.client.scatter([arrays], workers=[g.workers[k]], hash=False)[0]
 
 
 def _slot_values(g: DistributedGraph, total: np.ndarray, size: np.ndarray,
