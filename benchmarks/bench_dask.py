@@ -57,7 +57,7 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE),
                                             os.environ.get("PYTHONPATH", "")])
-from dask_limited import reset_peak, status_bytes  # noqa: E402
+from dask_limited import idle_bytes, status_bytes  # noqa: E402
 from rmat import mesh_edges, rmat_edges  # noqa: E402
 
 
@@ -70,15 +70,6 @@ def make_graph(spec: str) -> pd.DataFrame:
     raise ValueError(f"unknown graph {spec!r}")
 
 
-def release_free_heap() -> None:
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # pragma: no cover
-        pass
-
-
 def cpu_seconds() -> float:
     import resource
 
@@ -86,19 +77,10 @@ def cpu_seconds() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def idle_point() -> dict:
-    """On a worker (or here): free the heap, read resident bytes and CPU time."""
-    import gc
-
-    gc.collect()
-    release_free_heap()
-    return {"rss": status_bytes("VmRSS"), "cpu": cpu_seconds()}
-
-
-def start_call() -> dict:
-    point = idle_point()
-    reset_peak()
-    return point
+def trimmed_point() -> dict:
+    """On a worker (or here): free the heap, reset the peak to the resident
+    bytes, read them and the CPU time (at idle, and again just before a call)."""
+    return {"rss": idle_bytes(), "cpu": cpu_seconds()}
 
 
 def end_call() -> dict:
@@ -123,9 +105,9 @@ assert cm.__file__.startswith({root!r}), cm.__file__
 for small in ("rmat10", "mesh30"):  # compile outside the measure
     edges = B.make_graph(small)
     {call}
-idle = B.idle_point()
+idle = B.trimmed_point()
 edges = B.make_graph({spec!r})
-held = B.start_call()
+held = B.trimmed_point()
 start = time.perf_counter()
 m, q = {call}
 seconds = time.perf_counter() - start
@@ -167,10 +149,10 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             if algorithm in COMMUNITY:
                 getattr(cm, algorithm)(dd.from_pandas(make_graph(small), npartitions=2))[0] \
                     .compute()
-        idle = on_workers(client, idle_point)
+        idle = on_workers(client, trimmed_point)
         frame = client.persist(dd.from_pandas(edges, npartitions=4 * workers))
         wait(frame)
-        held = on_workers(client, start_call)
+        held = on_workers(client, trimmed_point)
         start = time.perf_counter()
         q = None
         if algorithm in COMMUNITY:
@@ -182,7 +164,7 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         wait(result)
         call_seconds = time.perf_counter() - start
         called = on_workers(client, end_call)
-        on_workers(client, start_call)  # the freed heap trimmed, then the peak reset
+        on_workers(client, trimmed_point)  # the freed heap trimmed, then the peak reset
         # the caller's .compute(): Dask concatenates the partitions on one worker
         got = result.compute()
         seconds = time.perf_counter() - start

@@ -51,9 +51,10 @@ single-machine CPU phase as the local step):
 
 Memory: a worker's coarse edges are written from its rows into buckets by
 lower community and summed in place; a done level's parts are freed before
-the next level is built or finished; level 0's too when the call built it from the caller's Dask frame
-(each vertex's level-0 community is kept on the client, and level 0 is built
-again from the frame for the refinement and the result).
+the next level is built or finished; level 0's too when the call built it
+from the caller's Dask frame (each vertex's level-0 community is kept on the
+client, and level 0 is built again from the frame for the refinement and the
+result).
 
 Community totals: the client keeps the level's (degree total and size of
 every community: 16 bytes a vertex of the level) and adds every pass's
@@ -162,12 +163,14 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     blocks = _exchange(g, [None] * p)
     starts = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                             for k in range(p)])
-    # the level's totals live here; each worker gets its slots' after a pass
-    merged = _merge(starts)
-    total = np.zeros(g.num_vertices, dtype=np.float64)
-    size = np.zeros(g.num_vertices, dtype=np.int64)
-    total[merged["ids"]], size[merged["ids"]] = merged["sums"], merged["counts"]
-    del merged
+    # the level's totals live here, dense (each community's terms added in
+    # worker order, as _merge adds them); each worker gets its slots' after a pass
+    ids = np.concatenate([s["ids"] for s in starts])
+    total = np.bincount(ids, weights=np.concatenate([s["sums"] for s in starts]),
+                        minlength=g.num_vertices)
+    size = np.bincount(ids, weights=np.concatenate([s["counts"] for s in starts]),
+                       minlength=g.num_vertices).round().astype(np.int64)
+    del ids
     if max_passes > 0:
         ready = [g.submit(k, lw.phase_start, values, [*seed_words, k])
                  for k, values in enumerate(_slot_values(g, total, size, starts))]

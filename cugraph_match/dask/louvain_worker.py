@@ -146,19 +146,8 @@ def pass_changes(slot_of, slot_ids, community, degree, own_lo, own_hi):
             sums[s] += degree[v - own_lo]
             counts[s] += 1
             touched[s] = True
-    k = 0
-    for s in range(n_slots):
-        if touched[s]:
-            k += 1
-    ids = np.empty(k, dtype=np.int64)
-    out_sums = np.empty(k, dtype=np.float64)
-    out_counts = np.empty(k, dtype=np.int64)
-    k = 0
-    for s in range(n_slots):
-        if touched[s]:
-            ids[k], out_sums[k], out_counts[k] = slot_ids[s], sums[s], counts[s]
-            k += 1
-    return ids, out_sums, out_counts, moved
+    at = np.flatnonzero(touched)
+    return slot_ids[at], sums[at], counts[at], moved
 
 
 @njit(cache=True, nogil=True)
@@ -356,12 +345,15 @@ def _receive(part, blocks, key: str = "community") -> None:
             values[part.cut_ghost[cut]] = block
 
 
+def _slots(community: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct communities of the local vertices (sorted ids) and each
+    local vertex's place among them."""
+    slot_ids = np.unique(community)
+    return slot_ids, np.searchsorted(slot_ids, community).astype(np.int64, copy=False)
+
+
 def _install_slots(state: dict) -> None:
-    """Number the distinct communities of the local vertices (sorted ids:
-    ``slot_ids``), each local vertex's in ``slot_of``."""
-    slot_ids = np.unique(state["community"])
-    state["slot_ids"] = slot_ids
-    state["slot_of"] = np.searchsorted(slot_ids, state["community"]).astype(np.int64, copy=False)
+    state["slot_ids"], state["slot_of"] = _slots(state["community"])
 
 
 def phase_totals(gid: str, *blocks) -> dict:
@@ -378,7 +370,7 @@ def phase_totals(gid: str, *blocks) -> dict:
     counts = np.bincount(own, minlength=slot_ids.shape[0])
     present = np.flatnonzero(counts)
     return {"ids": slot_ids[present], "sums": sums[present],
-            "counts": counts[present].astype(np.int64), "slots": slot_ids,
+            "counts": counts[present].astype(np.int64, copy=False), "slots": slot_ids,
             **_modularity_sums(part)}
 
 
@@ -475,8 +467,7 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     pref = part.pref
     # buckets over the local vertices' communities (sorted ids), not over
     # every id of the level: they shrink with the part
-    slot_ids = np.unique(state["community"])
-    slot_of = np.searchsorted(slot_ids, state["community"]).astype(np.int64, copy=False)
+    slot_ids, slot_of = _slots(state["community"])
     n_slots = slot_ids.shape[0]
     id_type = np.empty(0, dtype=np.int32 if n_slots < 2**31 else np.int64)
     starts, higher, w = coarse_buckets(
