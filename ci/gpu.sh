@@ -9,6 +9,7 @@
 #   bash ci/gpu.sh OUT registers           # registers per thread of every compiled kernel
 #   bash ci/gpu.sh OUT check               # tests/test_gpu.py
 #   bash ci/gpu.sh OUT check-roma-marriage # tests/test_roma_gpu.py, tests/test_marriage_gpu.py
+#   bash ci/gpu.sh OUT check-dask          # tests/test_dask_gpu.py: a one-GPU Dask cluster
 #   bash ci/gpu.sh OUT sanitize-memcheck   # compute-sanitizer over ci/gpu_small.py
 #   bash ci/gpu.sh OUT sanitize-racecheck
 #   bash ci/gpu.sh OUT bench-20            # every algorithm at R-MAT 20: GPU, CPU (all cores), peers

@@ -33,6 +33,9 @@ Parts, one device command each (each well inside ten minutes on an H100 with
 ``check``               tests/test_gpu.py: matchings, b-matching, handshake, coarsening,
                         Louvain's buckets, streams, index widths, contention cases x20
 ``check-roma-marriage`` tests/test_roma_gpu.py and tests/test_marriage_gpu.py
+``check-dask``          tests/test_dask_gpu.py: the Dask matchings' supersteps on a one-GPU
+                        cluster (dask_cuda's LocalCUDACluster when installed, else one worker
+                        process) against the single-GPU call and the CPU workers
 ``sanitize-memcheck``   compute-sanitizer memcheck over ``ci/gpu_small.py``
 ``sanitize-racecheck``  compute-sanitizer racecheck over ``ci/gpu_small.py``
 ``bench-20``            every benchmark script at R-MAT 20 (GPU, CPU backend, peers)
@@ -108,8 +111,8 @@ WHEEL_TARGET = ["--only-binary=:all:", "--python-version", "3.12", "--implementa
                 "--platform", "manylinux_2_28_x86_64", "--platform", "manylinux_2_27_x86_64",
                 "--platform", "manylinux_2_17_x86_64", "--platform", "manylinux2014_x86_64",
                 "--platform", "manylinux1_x86_64", "--platform", "any"]
-PARTS = ["info", "registers", "check", "check-roma-marriage", "sanitize-memcheck",
-         "sanitize-racecheck", "bench-20", "bench-22", "bench-24", "bench-marriage"]
+PARTS = ["info", "registers", "check", "check-roma-marriage", "check-dask",
+         "sanitize-memcheck", "sanitize-racecheck", "bench-20", "bench-22", "bench-24", "bench-marriage"]
 NEEDS_GPU = set(PARTS) - {"info"}
 # seconds each part's command may run: the device command's ten minutes less
 # the wheel install and the probe (about half a minute)
@@ -509,6 +512,8 @@ def run_part(part: str, out: Path, env, check: dict, carried: dict) -> dict:
     if part == "check-roma-marriage":
         return part_check(out, env, "check-roma-marriage",
                           ["tests/test_roma_gpu.py", "tests/test_marriage_gpu.py"])
+    if part == "check-dask":  # a one-GPU Dask cluster against the single-GPU call
+        return part_check(out, env, "check-dask", ["tests/test_dask_gpu.py"])
     if part.startswith("sanitize-"):
         return part_sanitize(out, env, part.split("-", 1)[1])
     return part_bench(out, env, part)

@@ -298,6 +298,28 @@ def test_other_functions_refuse_a_dask_frame(client):
             function(frame)
 
 
+def test_where_the_supersteps_run(client):
+    """``"auto"`` on pandas partitions: the CPU kernels; ``"gpu"`` on workers
+    without a GPU: an error naming a worker and why (the GPU kernels
+    themselves: tests/test_dask_gpu_simulator.py); the other algorithms on
+    Dask (Louvain, Leiden) refuse ``"gpu"``."""
+    frame = dd.from_pandas(frame5(), npartitions=2)
+    _, stats = cm.suitor_matching(frame, return_stats=True)
+    assert stats["device"] == "cpu"
+    _, stats = cm.b_suitor_matching(frame, b=2, backend="cpu", return_stats=True)
+    assert stats["device"] == "cpu"
+    from cugraph_match.structure.device import gpu_available
+
+    if not gpu_available():
+        with pytest.raises(RuntimeError, match=r"backend='gpu' needs a usable CUDA GPU on "
+                                               r"every Dask worker.*worker tcp://"):
+            cm.suitor_matching(frame, backend="gpu")
+    for call in (lambda: cm.louvain(frame, backend="gpu"), lambda: cm.leiden(frame, backend="gpu")):
+        with pytest.raises(ValueError, match="backend='gpu' is not available for this "
+                                             "algorithm on Dask inputs"):
+            call()
+
+
 def test_return_stats_is_for_dask_inputs():
     with pytest.raises(ValueError, match="Dask"):
         cm.suitor_matching(frame5(), backend="cpu", return_stats=True)

@@ -29,20 +29,22 @@ from .graph import DistributedGraph
 log = logging.getLogger("cugraph_match.dask")
 
 
-def check_dask_backend(backend: str) -> None:
-    """Dask inputs run on the workers' CPU kernels: ``"auto"`` or ``"cpu"``."""
+def check_dask_backend(backend: str, gpu_kernels: bool = False) -> None:
+    """``backend`` of a Dask input: ``"gpu"`` only where the workers have GPU
+    kernels (``gpu_kernels``: the matchings' supersteps)."""
     if backend not in ("auto", "cpu", "gpu"):
         raise ValueError(f"backend must be 'auto', 'cpu' or 'gpu', got {backend!r}")
-    if backend == "gpu":
-        raise ValueError("backend='gpu' is not available for Dask inputs: every worker runs "
-                         "the CPU superstep kernels on its part (cuDF partitions are read on "
-                         "the device and moved to the host); use backend='auto' or 'cpu'")
+    if backend == "gpu" and not gpu_kernels:
+        raise ValueError("backend='gpu' is not available for this algorithm on Dask inputs: "
+                         "its workers run CPU kernels (cuDF partitions are moved to the "
+                         "host); use backend='auto' or 'cpu'")
 
 
 def as_distributed_graph(graph: Any, source: str = "src", destination: str = "dst",
-                         weight: str | None = DEFAULT_WEIGHT, backend: str = "auto"):
+                         weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
+                         gpu_kernels: bool = False):
     """A :class:`DistributedGraph` of a Dask edge list (used as it is when it is one)."""
-    check_dask_backend(backend)
+    check_dask_backend(backend, gpu_kernels)
     if isinstance(graph, DistributedGraph):
         given = {"source": (source, "src"), "destination": (destination, "dst"),
                  "weight": (weight, DEFAULT_WEIGHT)}
@@ -52,6 +54,28 @@ def as_distributed_graph(graph: Any, source: str = "src", destination: str = "ds
                              f"columns were chosen when it was built")
         return graph
     return DistributedGraph(graph, source, destination, weight)
+
+
+def supersteps_on_gpu(graph: DistributedGraph, backend: str) -> bool:
+    """Whether the workers run the b-Suitor supersteps on their GPUs:
+    ``"gpu"`` always (an error naming the first worker without a usable GPU
+    and why), ``"auto"`` when the partitions are cuDF and every worker's GPU
+    works (``structure.device.probe`` on each), ``"cpu"`` never.  The CPU and
+    GPU kernels reach the same matching: the choice moves the work, not the
+    result."""
+    if backend == "cpu" or (backend == "auto" and not graph.device_frames):
+        return False
+    states = graph.client.gather([graph.client.submit(w.gpu_state, workers=[a], pure=False)
+                                  for a in graph.workers])
+    if backend == "auto":
+        return all(s["real"] for s in states)
+    for address, state in zip(graph.workers, states):
+        if not state["kernels"]:
+            raise RuntimeError(f"backend='gpu' needs a usable CUDA GPU on every Dask worker "
+                               f"(compute capability 7.0 or newer, CuPy and numba-cuda); "
+                               f"worker {address}: {state['reason']}. Use backend='cpu' or "
+                               f"'auto'.")
+    return True
 
 
 def _distribute(graph: DistributedGraph, ids: pd.Series, columns: dict) -> list:
@@ -117,9 +141,10 @@ FIRST_BATCH = 4
 MAX_BATCH = 32
 
 
-def run_b_suitor(graph: DistributedGraph) -> dict:
+def run_b_suitor(graph: DistributedGraph, device: bool = False) -> dict:
     """Supersteps to the fixed point from the capacities each worker holds;
     returns the run's figures (rounds, messages and bytes per round).
+    ``device``: on the workers' GPUs (:func:`supersteps_on_gpu`).
 
     The client does not wait between supersteps: a batch of them is
     submitted as one chain of tasks (each worker's superstep depending on its
@@ -128,7 +153,7 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
     """
     client, p = graph.client, len(graph.workers)
     started = time.perf_counter()
-    graph.on_all(w.start_run)
+    graph.on_all(w.start_run, device)
     inbox: list[list] = [[None] * p for _ in range(p)]  # inbox[k][i]: block i -> k
     # each worker's superstep t + 1 takes its superstep t as an (ignored)
     # argument, so that a worker's supersteps form one chain: they share its
@@ -162,12 +187,13 @@ def run_b_suitor(graph: DistributedGraph) -> dict:
     del inbox, previous
     rounds = len(messages)
     pairs = graph.on_all(w.finish_run)
-    stats = {"rounds": rounds, "messages_per_round": messages, "bytes_per_round": moved,
+    stats = {"rounds": rounds, "device": "gpu" if device else "cpu",
+             "messages_per_round": messages, "bytes_per_round": moved,
              "bytes_moved": int(sum(moved)), "pairs_per_worker": pairs,
              "superstep_seconds": busy[:len(messages)],
              "seconds": time.perf_counter() - started}
-    log.info("cugraph_match.dask: b-Suitor in %d supersteps on %d workers, %d messages, "
-             "%d bytes moved", rounds, p, sum(messages), sum(moved))
+    log.info("cugraph_match.dask: b-Suitor (%s) in %d supersteps on %d workers, %d messages, "
+             "%d bytes moved", stats["device"], rounds, p, sum(messages), sum(moved))
     return stats
 
 
@@ -178,9 +204,9 @@ def _stats(graph: DistributedGraph, run: dict) -> dict:
 def matching_dask(graph: Any, source: str, destination: str, weight, backend: str,
                   return_stats: bool = False):
     """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list."""
-    g = as_distributed_graph(graph, source, destination, weight, backend)
+    g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     g.on_all(w.assign_capacities, 1)
-    run = run_b_suitor(g)
+    run = run_b_suitor(g, supersteps_on_gpu(g, backend))
     owned = [int(c) for c in g.stats["owned"]]
     futures = [g.submit(k, w.mates_partition, int(g.offsets[k])) for k in range(len(owned))]
     result = g.frame(futures, owned)
@@ -190,9 +216,9 @@ def matching_dask(graph: Any, source: str, destination: str, weight, backend: st
 def b_matching_dask(graph: Any, b: Any, source: str, destination: str, weight, backend: str,
                     return_stats: bool = False):
     """``b_suitor_matching`` of a Dask edge list."""
-    g = as_distributed_graph(graph, source, destination, weight, backend)
+    g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     _capacities(g, b)
-    run = run_b_suitor(g)
+    run = run_b_suitor(g, supersteps_on_gpu(g, backend))
     counts = run["pairs_per_worker"]
     starts = np.concatenate([[0], np.cumsum(counts)])
     futures = [g.submit(k, w.pairs_partition, int(starts[k])) for k in range(len(counts))]

@@ -279,8 +279,21 @@ def assign_capacities(gid: str, b) -> dict:
     return report
 
 
-def start_run(gid: str) -> int:
-    """Fresh b-Suitor state from the kept capacities; returns proposals owed."""
+def gpu_state() -> dict:
+    """Whether this worker process runs the GPU kernels: on a real GPU
+    (``real``, what ``backend="auto"`` needs) or in Numba's simulator (enough
+    for ``backend="gpu"``, as on one machine), and why not."""
+    from ..structure.device import cuda_simulator_enabled, probe
+
+    real, reason = probe()
+    return {"real": real, "kernels": real or cuda_simulator_enabled(), "reason": reason}
+
+
+def start_run(gid: str, device: bool = False) -> int:
+    """Fresh b-Suitor state from the kept capacities; returns proposals owed.
+    ``device``: the supersteps run on this worker's GPU
+    (:mod:`cugraph_match.dask.kernels_gpu`; the part's arrays are copied
+    there once per run)."""
     part = PARTS[gid]
     pref = part.pref
     n = part.labels.shape[0]
@@ -288,9 +301,15 @@ def start_run(gid: str) -> int:
     cap = np.zeros(n, dtype=np.int64)
     cap[part.own_lo:part.own_hi] = np.minimum(part.run["cap"],
                                               degree[part.own_lo:part.own_hi])
+    run = part.run
+    if device:
+        from ..structure.backend import resolve_backend
+        from . import kernels_gpu
+
+        run["gpu"] = kernels_gpu.start_run(part, cap, resolve_backend("gpu").xp)
+        return int(cap.sum())
     slot_start = np.zeros(n + 1, dtype=np.int64)
     slot_start[1:] = np.cumsum(cap)
-    run = part.run
     run["slot_start"] = slot_start
     run["slots"] = np.zeros(int(slot_start[-1]), dtype=np.uint64)
     run["held"] = np.zeros(n, dtype=np.int64)
@@ -325,7 +344,8 @@ def superstep(gid: str, previous, *incoming) -> dict:
     # int64 (plus its per-block pieces) was 4x the words themselves
     live = [(k, m) for k, m in enumerate(incoming) if m is not None and m.shape[0]]
     total = sum(m.shape[0] for _, m in live)
-    in_worker = np.empty(total, dtype=run["out_worker"].dtype)
+    sender = np.min_scalar_type(max(part.workers - 1, 0))
+    in_worker = np.empty(total, dtype=sender)
     in_word = np.empty(total, dtype=np.uint32)
     at = 0
     for k, m in live:
@@ -334,6 +354,11 @@ def superstep(gid: str, previous, *incoming) -> dict:
         at += m.shape[0]
     del live
     started = time.perf_counter()
+    if "gpu" in run:
+        from . import kernels_gpu
+
+        out_worker, out_word, proposals = kernels_gpu.superstep(run["gpu"], in_worker, in_word)
+        return _sent(part, out_worker, out_word, in_word, proposals, started)
     none = np.zeros(0, dtype=np.int64)
     owed = run.pop("owed", none)
     closing = run.pop("closing", none)
@@ -345,7 +370,12 @@ def superstep(gid: str, previous, *incoming) -> dict:
         run["open_until"],
         owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
     run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
-    out_worker, out_word = out_worker[:n_out], out_word[:n_out]
+    return _sent(part, out_worker[:n_out], out_word[:n_out], in_word, proposals, started)
+
+
+def _sent(part: LocalPart, out_worker: np.ndarray, out_word: np.ndarray, in_word: np.ndarray,
+          proposals: int, started: float) -> dict:
+    """A superstep's outgoing words split by destination, and its counts."""
     # one mask per destination, not an argsort: no position array as large
     # as the messages (words to one worker keep their order either way)
     blocks = []
@@ -371,9 +401,14 @@ def finish_run(gid: str) -> int:
     it reports in a b-matching (those whose lower end it owns)."""
     part = PARTS[gid]
     run = part.run
-    lo, hi, key = kernels.matched_pairs(run["slots"], run["slot_start"], part.own_lo,
-                                        part.own_hi, part.cut_own, part.cut_ghost,
-                                        run["out_pending"])
+    if "gpu" in run:
+        from . import kernels_gpu
+
+        slots, slot_start, out_pending = kernels_gpu.final_state(run.pop("gpu"))
+    else:
+        slots, slot_start, out_pending = run["slots"], run["slot_start"], run["out_pending"]
+    lo, hi, key = kernels.matched_pairs(slots, slot_start, part.own_lo, part.own_hi,
+                                        part.cut_own, part.cut_ghost, out_pending)
     part.results["pairs"] = (lo, hi, key)
     part.run = {"cap": run["cap"]}
     return int(np.count_nonzero(lo >= part.own_lo))  # the edges it reports: lower end owned

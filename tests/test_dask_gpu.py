@@ -1,0 +1,64 @@
+"""The Dask matchings with the supersteps on a real GPU: a one-GPU cluster
+(``dask_cuda.LocalCUDACluster`` when installed, else one worker process on
+the machine's GPU) against the single-GPU call and the CPU workers, row for
+row (``bash ci/gpu.sh OUT check-dask``; skipped without a GPU; the same
+kernels in the simulator: tests/test_dask_gpu_simulator.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_match as cm
+from cugraph_match.datasets import read_graph
+from cugraph_match.structure.backend import gpu_available
+from oracle import SHARED_DATA
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not gpu_available(), reason="no usable CUDA GPU (CuPy + numba-cuda)")]
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from rmat import rmat_edges  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def gpu_client():
+    try:
+        from dask_cuda import LocalCUDACluster
+
+        cluster = LocalCUDACluster(n_workers=1, threads_per_worker=1, dashboard_address=None)
+    except ImportError:  # one worker process: the machine's one GPU
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+GRAPHS = [("rmat16", lambda: rmat_edges(16, seed=1))] + [
+    (name, lambda name=name: read_graph(SHARED_DATA / "graphs" / f"{name}.mtx")[0])
+    for name in ("jazz", "netscience", "power", "hep-th")
+    if (SHARED_DATA / "graphs" / f"{name}.mtx").exists()]
+
+
+@pytest.mark.parametrize("name,make", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("partitions", [1, 4])
+def test_one_gpu_cluster_equals_the_single_gpu_call(gpu_client, name, make, partitions):
+    edges = make()
+    frame = dd.from_pandas(edges, npartitions=partitions)
+    mates, stats = cm.suitor_matching(frame, backend="gpu", return_stats=True)
+    assert stats["device"] == "gpu"
+    mates = mates.compute()
+    pd.testing.assert_frame_equal(mates, cm.suitor_matching(frame, backend="cpu").compute())
+    single = cm.suitor_matching(edges, backend="gpu")
+    pd.testing.assert_frame_equal(mates.reset_index(drop=True), single.reset_index(drop=True))
+    vertices = np.unique(np.concatenate([edges["src"].to_numpy(), edges["dst"].to_numpy()]))
+    b = pd.Series(np.random.default_rng(7).integers(0, 6, len(vertices)), index=vertices)
+    pairs = cm.b_suitor_matching(frame, b=b, backend="gpu").compute()
+    pd.testing.assert_frame_equal(pairs.reset_index(drop=True), cm.b_suitor_matching(
+        edges, b=b, backend="gpu").reset_index(drop=True))
