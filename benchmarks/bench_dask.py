@@ -118,8 +118,8 @@ print(json.dumps({{"seconds": seconds, "idle": idle["rss"], "input": held["rss"]
 """
 
 
-def single_machine(spec: str, path: str, algorithm: str = "suitor") -> dict:
-    call = CALLS[algorithm].format(edges="edges", backend=', backend="cpu"')
+def single_machine(spec: str, path: str, algorithm: str = "suitor", backend: str = "cpu") -> dict:
+    call = CALLS[algorithm].format(edges="edges", backend=f', backend="{backend}"')
     code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path, call=call)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, env=os.environ)
@@ -133,7 +133,7 @@ def on_workers(client, function, *args) -> list:
 
 
 def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
-                     algorithm: str = "suitor", single_q=None) -> dict:
+                     algorithm: str = "suitor", single_q=None, backend: str = "cpu") -> dict:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
@@ -145,7 +145,8 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         where = client.run(lambda: __import__("cugraph_match").__file__)
         assert all(f.startswith(str(ROOT)) for f in where.values()), where
         for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
-            cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2)).compute()
+            cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2),
+                               backend=backend).compute()
             if algorithm in COMMUNITY:
                 getattr(cm, algorithm)(dd.from_pandas(make_graph(small), npartitions=2))[0] \
                     .compute()
@@ -158,7 +159,7 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         if algorithm in COMMUNITY:
             result, q = getattr(cm, algorithm)(frame)
         else:
-            result, stats = cm.suitor_matching(frame, return_stats=True)
+            result, stats = cm.suitor_matching(frame, backend=backend, return_stats=True)
         # the call: until every partition of the returned frame exists on its worker
         result = result.persist()
         wait(result)
@@ -197,7 +198,9 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             "compute_peak_bytes": [e["peak"] for e in end],
             "cpu_seconds": [e["cpu"] - h["cpu"] for e, h in zip(end, held)],
             "part_bytes": build["part_bytes"], "build_phases": build.get("phases"),
-            "run_seconds": stats["seconds"]}
+            "run_seconds": stats["seconds"], "device": stats["device"],
+            # the kernels beside the call: each superstep's slowest worker, summed
+            "superstep_seconds": float(sum(stats["superstep_seconds"]))}
 
 
 def new_report() -> dict:
@@ -239,25 +242,31 @@ def main() -> None:
     parser.add_argument("--graphs", nargs="+", default=["rmat16", "mesh256"])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--algorithm", choices=sorted(CALLS), default="suitor")
+    parser.add_argument("--backend", choices=["cpu", "gpu"], default="cpu",
+                        help="the single call's backend and the workers' supersteps (gpu: "
+                             "the matching only; every worker process on the machine's GPUs)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.backend == "gpu" and args.algorithm in COMMUNITY:
+        parser.error("--backend gpu: the Dask Louvain and Leiden run CPU kernels")
     report = new_report()
     for spec in args.graphs:
         path = f"/tmp/bench_dask_single_{spec}.parquet"
-        single = single_machine(spec, path, args.algorithm)
+        single = single_machine(spec, path, args.algorithm, args.backend)
         print(json.dumps({"graph": spec, "single": single}), flush=True)
         expected = pd.read_parquet(path)
         edges = make_graph(spec)
         for workers in args.workers:
             load = os.getloadavg()[0]
             run = distributed_call(spec, workers, edges, expected, args.algorithm,
-                                   single["q"])
+                                   single["q"], args.backend)
             run.update(graph=spec, rows=len(edges), single=single, load_average=load)
             run.update(summarize(run, single))
             report["runs"].append(run)
             print(json.dumps({k: v for k, v in run.items()
                               if k not in ("messages_per_round", "build_phases")}), flush=True)
     report["algorithm"] = args.algorithm
+    report["backend"] = args.backend
     if args.out:
         (write_community_report if args.algorithm in COMMUNITY else write_report)(report,
                                                                                   args.out)
@@ -300,6 +309,8 @@ def write_community_report(report: dict, out: str) -> None:
 def write_report(report: dict, out: str) -> None:
     mb = 1e6
     lines = report_head(report, out, "suitor_matching") + [
+             f"Backend: the single call's and the workers' supersteps: "
+             f"{report.get('backend', 'cpu')}.", "",
              "Memory in MB above each process's idle baseline (after imports and compilation;"
              " the input it holds counted) and above its input (the call's own memory); "
              "worker columns: the largest worker.", "",
@@ -307,8 +318,8 @@ def write_report(report: dict, out: str) -> None:
              "worker peak−idle | ratio | target 1.5/p+0.05 | single peak−input | "
              "worker peak−input | ratio | worker peak−idle in .compute() | ratio | "
              "CPU s single | CPU s workers | CPU ratio | "
-             "wall s | single wall s | supersteps | build MB moved | superstep MB | "
-             "load |", "|" + "---|" * 23]
+             "wall s | single wall s | supersteps | superstep s (slowest worker) | "
+             "build MB moved | superstep MB | load |", "|" + "---|" * 24]
     for r in report["runs"]:
         s = r["single"]
         lines.append(
@@ -320,7 +331,7 @@ def write_report(report: dict, out: str) -> None:
             f"{r['compute_peak_over_idle_max'] / mb:.0f} | {r['compute_idle_ratio']:.3f} | "
             f"{s['cpu']:.2f} | {r['cpu_total']:.2f} | {r['cpu_ratio']:.2f} | "
             f"{r['seconds']:.2f} | {s['seconds']:.2f} | {r['rounds']} | "
-            f"{r['build_bytes'] / mb:.1f} | {r['superstep_bytes'] / mb:.1f} | "
+            f"{r.get('superstep_seconds', float('nan')):.2f} | {r['build_bytes'] / mb:.1f} | {r['superstep_bytes'] / mb:.1f} | "
             f"{r['load_average']:.1f} |")
     Path(out + ".md").write_text("\n".join(lines) + "\n")
 

@@ -41,6 +41,8 @@ Parts, one device command each (each well inside ten minutes on an H100 with
 ``bench-20``            every benchmark script at R-MAT 20 (GPU, CPU backend, peers)
 ``bench-22``            matchings and Louvain at R-MAT 22
 ``bench-24``            the matchings at R-MAT 24
+``bench-dask``          benchmarks/bench_dask.py at R-MAT 20 with the supersteps on the GPU, 1 and
+                        2 worker processes sharing the machine's GPU, beside the single GPU call
 ``bench-marriage``      the marriage family: easy n = 5·10⁶ … 2.5·10⁷, hard n = 10⁵ … 5·10⁵
 
 ``--dry-run OUT`` runs ``info`` and the checks that need no GPU: the wheels it
@@ -112,7 +114,8 @@ WHEEL_TARGET = ["--only-binary=:all:", "--python-version", "3.12", "--implementa
                 "--platform", "manylinux_2_17_x86_64", "--platform", "manylinux2014_x86_64",
                 "--platform", "manylinux1_x86_64", "--platform", "any"]
 PARTS = ["info", "registers", "check", "check-roma-marriage", "check-dask",
-         "sanitize-memcheck", "sanitize-racecheck", "bench-20", "bench-22", "bench-24", "bench-marriage"]
+         "sanitize-memcheck", "sanitize-racecheck", "bench-20", "bench-22", "bench-24",
+         "bench-marriage", "bench-dask"]
 NEEDS_GPU = set(PARTS) - {"info"}
 # seconds each part's command may run: the device command's ten minutes less
 # the wheel install and the probe (about half a minute)
@@ -477,6 +480,11 @@ def _bench(script, args, out: Path, name: str, env, timeout) -> dict:
 
 
 def part_bench(out: Path, env, which: str) -> dict:
+    if which == "bench-dask":  # the Dask matching's supersteps on the GPU, 1 and 2 workers
+        name = "dask_gpu_20"
+        return {"runs": [run([sys.executable, "benchmarks/bench_dask.py", "--graphs", "rmat20",
+                              "--workers", "1", "2", "--backend", "gpu", "--out",
+                              str(out / name)], out, name, env, timeout=BUDGET)]}
     if which == "bench-20":
         return {"runs": [
             _bench("bench_matching.py", ["--scales", "20", "--repeat", "3", "--no-rss"], out,
