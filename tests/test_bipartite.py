@@ -485,7 +485,7 @@ def test_dask_bad_input_gives_the_single_machine_errors(client):
                                           "destination": 1}, S, D, W, bipartite=True)
     with pytest.raises(ValueError, match="not available for b_suitor_matching on a Dask"):
         cm.b_suitor_matching(dask_frame, 1, S, D, W, bipartite=True, unmatched="left")
-    with pytest.raises(ValueError, match="backend='gpu' is not available for Dask inputs"):
+    with pytest.raises(ValueError, match="backend='gpu' is not available for this algorithm on Dask inputs"):
         cm.suitor_matching(dask_frame, S, D, W, bipartite=True, backend="gpu")
 
 

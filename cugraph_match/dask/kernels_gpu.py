@@ -34,14 +34,15 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64, uint32, uint64
 
-from ..structure.checks import check_launch
-from ..structure.device import WIDE_BLOCK, launch
+from ..structure.device import launch
 from ..structure.offer_slots_gpu import REJECTED, offer_heap, offer_scan
 
 PROPOSE = 0
 RELEASE = 1
 CLOSED = 2
 HEAP_ABOVE = 32  # capacities above this use the locked heap (as on one machine)
+#: Threads per block of both kernels: fixed, not the caller's (so no register cap).
+THREADS = 128
 _LOW = 0xFFFFFFFF
 _WAITING = -2  # the chain ends: the proposer waits for an answer, or has no edge left
 
@@ -128,7 +129,7 @@ def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, loc
             return _displaced(r, p, owner_of, me, cut_start, cut_pair, out, out_count)
 
 
-@cuda.jit(**WIDE_BLOCK)
+@cuda.jit
 def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock,
                      heap_above, owner_of, me, cut_start, cut_pair, cut_own, cut_ghost, cut_key,
                      entry_cut, out_pending, closed, changed, in_worker, in_word, owed, out,
@@ -164,7 +165,7 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
                            out_pending, closed, changed, out, out_count, proposals)
 
 
-@cuda.jit(**WIDE_BLOCK)
+@cuda.jit
 def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_of, me,
                    cut_start, entry_cut, open_until, changed, own_lo, own_hi, out, out_count):
     """``CLOSED`` for the cut edges of owned vertices whose weakest offer rose
@@ -199,11 +200,10 @@ def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_
     open_until[v] = j
 
 
-def start_run(part, cap: np.ndarray, xp, threads_per_block: int = 128) -> dict:
+def start_run(part, cap: np.ndarray, xp) -> dict:
     """The run's device state from ``cap`` (this worker's capacities over its
     local ids, 0 for ghosts): the part's arrays copied to the device, empty
     slots, and the proposals owed."""
-    threads_per_block = check_launch(threads_per_block)
     pref = part.pref
     n = int(part.labels.shape[0])
     slot_start = np.zeros(n + 1, dtype=np.int64)
@@ -229,7 +229,7 @@ def start_run(part, cap: np.ndarray, xp, threads_per_block: int = 128) -> dict:
         out_pending=xp.zeros(cuts, dtype=np.uint8), closed=xp.zeros(cuts, dtype=np.uint8),
         out=xp.zeros(3 * cuts + 1, dtype=np.uint64), out_count=xp.zeros(1, dtype=np.int64),
         proposals=xp.zeros(1, dtype=np.int64))
-    return {"device": device, "xp": xp, "threads": threads_per_block, "me": int(part.me),
+    return {"device": device, "xp": xp, "threads": THREADS, "me": int(part.me),
             "own_lo": int(part.own_lo), "own_hi": int(part.own_hi),
             "heap_above": HEAP_ABOVE}
 
