@@ -25,7 +25,7 @@ the result equals the single-machine one.
 import numpy as np
 from numba import njit
 
-from ..structure.heap import heap_push, heap_replace_root
+from ..structure.heap import heap_replace_root
 
 _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
@@ -37,22 +37,23 @@ _TAKEN_FREE = -1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _place(p, word, slot_start, slots, held):
+def _place(p, word, slot_start, slots):
     """Offer ``word`` to owned vertex p: -1 taken into a free slot, -2 refused,
-    else the displaced proposer (p's weakest offer, which ``word`` beats)."""
+    else the displaced proposer (p's weakest offer, which ``word`` beats).
+    Free slots are 0 words in p's full min-heap (an all-zero slice is a
+    valid heap, as in the GPU kernels), so taking a free slot is replacing a
+    0 root, and no count of held offers is read."""
     base = slot_start[p]
     cap = slot_start[p + 1] - base
     if cap == 0:
         return np.int64(_REFUSED)
-    if held[p] < cap:
-        heap_push(slots, base, held[p], word)
-        held[p] += 1
+    root = slots[base]
+    if word <= root:
+        return np.int64(_REFUSED)
+    heap_replace_root(slots, base, cap, word)
+    if root == 0:
         return np.int64(_TAKEN_FREE)
-    if word > slots[base]:
-        displaced = np.int64(slots[base] & _LOW)
-        heap_replace_root(slots, base, cap, word)
-        return displaced
-    return np.int64(_REFUSED)
+    return np.int64(root & _LOW)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -72,35 +73,21 @@ def _cut_place(cut_start, cut_pair, k, a, b):
     return start - cut_start[k]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _emit(out, count, word):
-    if count == out.shape[0]:
-        bigger = np.empty(2 * out.shape[0] + 16, dtype=out.dtype)
-        bigger[:count] = out[:count]
-        out = bigger
-    out[count] = word
-    return out, count + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _send(out_w, out_m, n_out, k, place, kind):
-    """Append a message, doubling the buffers when full."""
-    if n_out == out_w.shape[0]:
-        bigger_w = np.empty(2 * out_w.shape[0] + 16, dtype=out_w.dtype)
-        bigger_w[:n_out] = out_w[:n_out]
-        out_w = bigger_w
-        bigger_m = np.empty(2 * out_m.shape[0] + 16, dtype=out_m.dtype)
-        bigger_m[:n_out] = out_m[:n_out]
-        out_m = bigger_m
-    out_w[n_out] = k
-    out_m[n_out] = np.uint32((place << 2) | kind)
-    return out_w, out_m, n_out + 1
+@njit(cache=True, nogil=True)
+def _grown(out_w, out_m, n_out):
+    """The message buffers doubled (the rare path: kept out of the hot loop,
+    whose appends are then plain stores, not array-returning calls)."""
+    bigger_w = np.empty(2 * out_w.shape[0] + 16, dtype=out_w.dtype)
+    bigger_w[:n_out] = out_w[:n_out]
+    bigger_m = np.empty(2 * out_m.shape[0] + 16, dtype=out_m.dtype)
+    bigger_m[:n_out] = out_m[:n_out]
+    return bigger_w, bigger_m
 
 
 @njit(cache=True, nogil=True)
-def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_of, me,
+def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me, own_lo, own_hi,
               cut_start, cut_pair, cut_own, cut_ghost, cut_key, entry_cut, out_pending, closed,
-              open_until, owed, closing, in_worker, in_word, out_w, out_m):
+              open_until, quiet, owed, closing, in_worker, in_word, out_w, out_m):
     """One superstep of distributed b-Suitor on this worker's part.
 
     ``owed`` lists owned vertices that owe a proposal (a vertex once per
@@ -108,8 +95,9 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     (sender, ``place << 2 | kind``).  Returns the outgoing messages as
     ``(worker, word)`` buffers (grown when full; the first ``count`` entries
     are this superstep's), ``count`` and the number of local proposals made.
-    State (``slots``, ``held``, ``next_edge``, ``out_pending``, ``closed``,
-    ``open_until``) is updated in place.
+    State (``slots``, ``next_edge``, ``out_pending``, ``closed``,
+    ``open_until``) is updated in place; ``quiet[v]`` is true for the local
+    vertices without a cut edge (and the ghosts).
 
     Besides proposals and releases, a worker tells the proposer's worker
     when a cut edge has *closed*: its owned end is full and holds only
@@ -119,46 +107,62 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
     ``open_until[v]`` walks back over it: each cut edge closes once, and the
     notices cost at most one word per cut edge over the whole run.
     """
-    stack = np.empty(max(owed.shape[0], 16), dtype=np.int64)
-    top = 0
-    for t in range(owed.shape[0]):
-        stack, top = _emit(stack, top, owed[t])
-    changed = np.empty(16, dtype=np.int64)  # owned vertices whose weakest offer rose
+    # Every owed proposal and every incoming message puts at most one vertex
+    # on the stack, and a pop puts at most one back (the proposer it
+    # displaced): the stack never outgrows their count.  Each owned vertex
+    # is listed in ``changed`` once.  So both are sized here, and the hot
+    # loop appends with plain stores.
+    n = slot_start.shape[0] - 1
+    stack = np.empty(owed.shape[0] + in_word.shape[0] + 1, dtype=np.int64)
+    stack[:owed.shape[0]] = owed
+    top = owed.shape[0]
+    changed = np.empty(n, dtype=np.int64)  # owned vertices whose weakest offer rose
     # each listed once: a vertex taking many offers in one superstep would
-    # otherwise be listed once per offer (the list grew to the row entries)
-    listed = np.zeros(slot_start.shape[0] - 1, dtype=np.bool_)
+    # otherwise be listed once per offer (the list grew to the row entries);
+    # a vertex without a cut edge (``quiet``) is never listed: it has no
+    # notice to send, and most vertices of a graph with locality are such
+    listed = quiet.copy()
     n_changed = 0
     for t in range(closing.shape[0]):  # capacity 0: closed to everyone from the start
         listed[closing[t]] = True
-        changed, n_changed = _emit(changed, n_changed, closing[t])
+        changed[n_changed] = closing[t]
+        n_changed += 1
     n_out = 0
     for t in range(in_worker.shape[0]):
         k = in_worker[t]
         place = np.int64(in_word[t] >> 2)
         kind = in_word[t] & 3
         c = cut_start[k] + place
+        if out_w.shape[0] - n_out < 1:
+            out_w, out_m = _grown(out_w, out_m, n_out)
         if kind == PROPOSE:
             g = cut_ghost[c]
             p = cut_own[c]
             word = (np.uint64(cut_key[c]) << _SHIFT) | np.uint64(g)
-            r = _place(p, word, slot_start, slots, held)
+            r = _place(p, word, slot_start, slots)
             if r == _REFUSED:
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, RELEASE)
+                out_w[n_out] = k
+                out_m[n_out] = np.uint32((place << 2) | RELEASE)
+                n_out += 1
             else:
                 if not listed[p]:
                     listed[p] = True
-                    changed, n_changed = _emit(changed, n_changed, p)
+                    changed[n_changed] = p
+                    n_changed += 1
                 if r >= 0:
-                    if owner_of[r] == me:
-                        stack, top = _emit(stack, top, r)
+                    if r >= own_lo and r < own_hi:
+                        stack[top] = r
+                        top += 1
                     else:
                         k2 = owner_of[r]
-                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
-                                                    _cut_place(cut_start, cut_pair, k2, r, p),
-                                                    RELEASE)
+                        out_w[n_out] = k2
+                        out_m[n_out] = np.uint32(
+                            (_cut_place(cut_start, cut_pair, k2, r, p) << 2) | RELEASE)
+                        n_out += 1
         elif kind == RELEASE:
             out_pending[c] = False
-            stack, top = _emit(stack, top, cut_own[c])
+            stack[top] = cut_own[c]
+            top += 1
         else:
             closed[c] = True
     proposals = 0
@@ -169,7 +173,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
         end = offsets[u + 1]
         while j < end:
             p = indices[j]
-            if owner_of[p] != me:  # a ghost: its owner decides
+            if p < own_lo or p >= own_hi:  # a ghost (owned ids are a range): its owner decides
                 k = owner_of[p]
                 c = entry_cut[j]
                 place = c - cut_start[k]
@@ -177,25 +181,34 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
                     j += 1
                     continue
                 out_pending[c] = True
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, place, PROPOSE)
+                if n_out == out_w.shape[0]:
+                    out_w, out_m = _grown(out_w, out_m, n_out)
+                out_w[n_out] = k
+                out_m[n_out] = np.uint32((place << 2) | PROPOSE)
+                n_out += 1
                 j += 1
                 break
             proposals += 1
             word = (np.uint64(keys[j]) << _SHIFT) | np.uint64(u)
-            r = _place(p, word, slot_start, slots, held)
+            r = _place(p, word, slot_start, slots)
             if r != _REFUSED:
                 j += 1
                 if not listed[p]:
                     listed[p] = True
-                    changed, n_changed = _emit(changed, n_changed, p)
+                    changed[n_changed] = p
+                    n_changed += 1
                 if r >= 0:
-                    if owner_of[r] == me:
-                        stack, top = _emit(stack, top, r)
+                    if r >= own_lo and r < own_hi:
+                        stack[top] = r
+                        top += 1
                     else:
                         k2 = owner_of[r]
-                        out_w, out_m, n_out = _send(out_w, out_m, n_out, k2,
-                                                    _cut_place(cut_start, cut_pair, k2, r, p),
-                                                    RELEASE)
+                        if n_out == out_w.shape[0]:
+                            out_w, out_m = _grown(out_w, out_m, n_out)
+                        out_w[n_out] = k2
+                        out_m[n_out] = np.uint32(
+                            (_cut_place(cut_start, cut_pair, k2, r, p) << 2) | RELEASE)
+                        n_out += 1
                 break
             j += 1
         next_edge[u] = j
@@ -205,7 +218,7 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
         cap = slot_start[v + 1] - base
         if cap == 0:
             weakest = np.uint32(0xFFFFFFFF)  # above every key
-        elif held[v] < cap:
+        elif slots[base] == 0:  # a free slot
             continue
         else:
             weakest = np.uint32(slots[base] >> _SHIFT)
@@ -215,9 +228,26 @@ def superstep(offsets, indices, keys, slot_start, slots, held, next_edge, owner_
             x = indices[j]
             if owner_of[x] != me:
                 k = owner_of[x]
-                out_w, out_m, n_out = _send(out_w, out_m, n_out, k, entry_cut[j] - cut_start[k], CLOSED)
+                if n_out == out_w.shape[0]:
+                    out_w, out_m = _grown(out_w, out_m, n_out)
+                out_w[n_out] = k
+                out_m[n_out] = np.uint32(((entry_cut[j] - cut_start[k]) << 2) | CLOSED)
+                n_out += 1
         open_until[v] = j
     return out_w, out_m, n_out, proposals
+
+
+@njit(cache=True, nogil=True)
+def quiet_vertices(offsets, entry_cut, own_lo, own_hi):
+    """True for the local vertices with no cut edge in their row (every
+    ghost, whose row is empty here): they never send a closed notice."""
+    quiet = np.ones(offsets.shape[0] - 1, dtype=np.bool_)
+    for r in range(own_lo, own_hi):
+        for j in range(offsets[r], offsets[r + 1]):
+            if entry_cut[j] >= 0:
+                quiet[r] = False
+                break
+    return quiet
 
 
 @njit(cache=True, nogil=True)

@@ -312,7 +312,6 @@ def start_run(gid: str, device: bool = False) -> int:
     slot_start[1:] = np.cumsum(cap)
     run["slot_start"] = slot_start
     run["slots"] = np.zeros(int(slot_start[-1]), dtype=np.uint64)
-    run["held"] = np.zeros(n, dtype=np.int64)
     run["next_edge"] = pref.offsets[:-1].astype(np.int64)
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
@@ -324,6 +323,7 @@ def start_run(gid: str, device: bool = False) -> int:
     run["out_worker"] = np.empty(start, dtype=np.min_scalar_type(max(part.workers - 1, 0)))
     run["out_word"] = np.empty(start, dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
+    run["quiet"] = kernels.quiet_vertices(pref.offsets, part.entry_cut, part.own_lo, part.own_hi)
     owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
     run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
                            (degree[part.own_lo:part.own_hi] > 0)]
@@ -364,11 +364,12 @@ def superstep(gid: str, previous, *incoming) -> dict:
     closing = run.pop("closing", none)
     pref = part.pref
     out_worker, out_word, n_out, proposals = kernels.superstep(
-        pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"], run["held"],
-        run["next_edge"], part.owner_of, part.me, part.cut_start, part.cut_pair, part.cut_own,
-        part.cut_ghost, part.cut_key, part.entry_cut, run["out_pending"], run["closed"],
-        run["open_until"],
-        owed, closing, in_worker, in_word, run["out_worker"], run["out_word"])
+        pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"],
+        run["next_edge"], part.owner_of, part.me, part.own_lo, part.own_hi, part.cut_start,
+        part.cut_pair, part.cut_own, part.cut_ghost, part.cut_key, part.entry_cut,
+        run["out_pending"], run["closed"], run["open_until"], run["quiet"], owed, closing,
+        in_worker, in_word,
+        run["out_worker"], run["out_word"])
     run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
     return _sent(part, out_worker[:n_out], out_word[:n_out], in_word, proposals, started)
 
