@@ -168,6 +168,23 @@ def test_long_path_with_monotone_weights_is_the_worst_case(client):
     assert sum(stats["messages_per_round"]) <= 6 * cut
 
 
+def test_closed_notices_spare_a_proposer_its_refusals(client):
+    """Vertex v's row is k ghosts, each already holding a better offer from
+    its own partner: their owner tells v's owner that those edges are closed
+    in the first superstep, and v skips them all instead of being refused by
+    one ghost after another (two supersteps each).  Fails if a vertex with a
+    cut edge is not listed for its notices."""
+    k, v = 30, 1000
+    g, h = np.arange(0, 2 * k, 2), np.arange(1, 2 * k, 2)
+    edges = pd.DataFrame({"src": np.concatenate([g, np.full(k, v)]),
+                          "dst": np.concatenate([h, g]),
+                          "weight": np.concatenate([np.full(k, 10.0), 5.0 - 0.1 * np.arange(k)])})
+    result, stats = cm.suitor_matching(dask_frame(edges, 2)[0], return_stats=True)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    assert stats["build"]["cut_edges"] >= k // 2  # most of v's edges cross
+    assert stats["rounds"] <= 5
+
+
 @needs_shared
 def test_worker_memory_stays_near_its_share(client):
     """A worker keeps only its own vertices' rows (a cut edge once, in its
