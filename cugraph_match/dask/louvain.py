@@ -9,21 +9,20 @@ single-machine CPU phase as the local step):
   neighbouring community of largest gain, as one machine does; what it
   cannot see yet are the other workers' moves of the same pass: a ghost
   keeps its community from the pass's start, a community's degree total
-  counts only this worker's moves.  With more than 2 workers, so that two
-  ends of a cut edge move less often on stale views of each other, the
-  vertices with a ghost neighbour move in turns: even workers' in one pass,
-  odd workers' in the next (inner vertices move every pass; measured in
-  :data:`BOUNDARY_TURNS`).  Between passes the workers swap the
+  counts only this worker's moves.  So that two ends of a cut edge move
+  less often at once on stale views of each other, the vertices with a
+  ghost neighbour move every other pass: with more than 2 workers in turns,
+  even workers' in one pass, odd workers' in the next; with 2 workers each
+  on a seeded coin in a phase's first passes (inner vertices move every
+  pass; measured in :data:`BOUNDARY_TURNS` and :data:`COIN_WORKERS`).
+  Between passes the workers swap the
   communities of their cut edges' ends (one 8-byte word per cut edge and
   direction) and the client sums every worker's moves into one change of
   the totals (a few words per moved vertex), so every worker starts the
   next pass with the exact partition and totals.  Q is computed exactly
   after each pass from per-worker sums; a pass that lowers it is taken
   back and ends the phase, two passes in a row (one turn of each kind)
-  that gain less than the threshold end it.  A vertex alone in its
-  community does not join a singleton community of a higher id on another
-  worker (its member may be joining it in the same pass: the swap the GPU's
-  singleton rule prevents).
+  that gain less than the threshold end it.
 * **Aggregation.**  Each edge is reported by one of its ends' owners (a cut
   edge alternately by its two, along their shared order of cut edges) as
   (community, community, weight), each worker's parallel pairs summed; these
@@ -103,10 +102,23 @@ REFINED_FINISH_FACTOR = 2
 #: With more than 2 workers, the vertices with a ghost neighbour move in this
 #: many turns of passes (1: every pass).  Measured (Q over one machine's,
 #: every level distributed): 3 workers, turns 1 / 2: lesmis 0.994 / 0.999,
-#: netscience 0.999 / 1.000, power 0.996 / 0.999, hep-th 0.986 / 0.995;
-#: with 2 workers turns cost quality (wiki-Vote, seeds 0-3: 0.985-1.004 with,
-#: 0.990-1.002 without), so 2 workers move every vertex every pass.
+#: netscience 0.999 / 1.000, power 0.996 / 0.999, hep-th 0.986 / 0.995.
+#: With 2 workers a coin instead (:data:`COIN_WORKERS`).
 BOUNDARY_TURNS = 2
+#: Up to this many workers, in the first :data:`COIN_PASSES` passes of a
+#: phase each vertex with a ghost neighbour moves on a seeded coin
+#: (probability 1/2), so the two ends of a cut edge move at once in a
+#: quarter of those passes, not in every one; then every vertex every pass
+#: (few move by then).  Measured on 2 workers, R-MAT 18 seeds 0-2, Q over
+#: one machine's, with the singleton rule off in every phase (see
+#: ``louvain_worker.owned_move_pass``): every vertex every pass 0.993 /
+#: 0.995 / 1.009 (10-12 s), coins in the first 2 / 4 / 6 passes 0.994-1.010
+#: / 1.006-1.013 (13-14 s) / 0.988-1.006; coins in every pass took twice the
+#: time.  On 4 workers every vertex every pass fell to 0.93-0.95, the turns
+#: gave 0.990 / 1.017 / 1.004.  As shipped (the rule off in the first phase
+#: only): 2 workers 1.013 / 1.007 / 1.003, 4 workers 0.990 / 1.012 / 1.003.
+COIN_WORKERS = 2
+COIN_PASSES = 4
 
 
 def _merge(reports: list[dict]) -> dict:
@@ -121,6 +133,17 @@ def _q(sums: list[dict], total: np.ndarray, resolution: float) -> float:
     m = sum(s["total"] for s in sums)
     return sum(s["inside"] for s in sums) / m - \
         resolution * float(np.dot(total, total)) / (2.0 * m) ** 2
+
+
+def _salt(*words: int) -> int:
+    """A 62-bit salt of non-negative integers (SplitMix64's steps, in Python)."""
+    x = 0
+    for word in words:
+        x = (x + word + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 31
+    return x
 
 
 def _broadcast(client, value):
@@ -156,9 +179,11 @@ def _exchange(g: DistributedGraph, after: list, task: Callable = lw.owned_block)
 
 
 def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: float,
-               max_passes: int, seed_words: list, stats: dict) -> tuple[float, float, int]:
+               max_passes: int, seed_words: list, stats: dict,
+               singleton_rule: bool = True) -> tuple[float, float, int]:
     """A distributed move phase from the partition the workers hold; returns
-    (Q before, Q after, vertices moved)."""
+    (Q before, Q after, vertices moved).  ``singleton_rule``: see
+    ``louvain_worker.owned_move_pass`` (off for the input graph's first phase)."""
     client, p = g.client, len(g.workers)
     blocks = _exchange(g, [None] * p)
     starts = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
@@ -178,13 +203,20 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     q_start = q = _q(starts, total, resolution)
     del starts
     moved_total, passes, clock = 0, 0, Stopwatch()
-    turns = BOUNDARY_TURNS if p > 2 else 1
+    # a vertex with a ghost neighbour moves every other pass (on average, on
+    # a coin): the phase ends on two passes' gains, or two passes without a move
+    turns = 1 if p == 1 else BOUNDARY_TURNS if p > COIN_WORKERS else 2
     quiet, gains = 0, []  # passes in a row without a move; the last passes' gains
     while passes < max_passes:
-        # boundary vertices move in turns: even workers, then odd ones
         turn = passes % turns
         passes += 1
-        moves = [g.submit(k, lw.move, ready[k], two_m, resolution, k % turns == turn)
+        if p == 1 or p > COIN_WORKERS:  # in turns: even workers', then odd workers'
+            rules = [int(k % turns == turn) for k in range(p)]
+        elif passes <= COIN_PASSES:  # on coins salted by the seed, level, pass and worker
+            rules = [2 + (_salt(*seed_words, passes, k) >> 2) for k in range(p)]
+        else:
+            rules = [1] * p
+        moves = [g.submit(k, lw.move, ready[k], two_m, resolution, rules[k], singleton_rule)
                  for k in range(p)]
         blocks = _exchange(g, moves)
         reports = client.gather(moves)
@@ -358,7 +390,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
             while True:
                 limit = coarse_threshold if g.num_vertices > coarse_above else threshold
                 q_start, q, moved = move_phase(g, two_m, resolution, limit, max_passes,
-                                               [seed, levels], stats)
+                                               [seed, levels], stats, levels > 0)
                 levels += 1
                 stats["levels"].append({"vertices": g.num_vertices, "edges": g.num_edges,
                                         "moved": moved, "Q": q})
