@@ -94,12 +94,12 @@ def test_shared_graphs_reach_the_single_machine_quality(client, path, path_kind,
     assert q >= BAR[path_kind] * single_q
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_rmat_reaches_the_single_machine_quality(client, seed):
+def test_rmat_reaches_the_single_machine_quality(client):
     """R-MAT 15 on the 2 workers, its first phase distributed (about half the
     edges cut): Q ≥ 0.99 × one machine's.  With the singleton rule in the
     first phase and every vertex moving every pass it was 0.970-0.977 (seeds
     0-2); now 1.007-1.008."""
+    seed = 1
     edges = rmat_edges(15, seed=1)
     result, q, stats = dask_louvain.louvain_dask(
         dd.from_pandas(edges, npartitions=4), "src", "dst", "weight", 1.0, 1e-7, 100, "auto",
