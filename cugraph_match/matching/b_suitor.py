@@ -55,7 +55,10 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         Weight column name; ``None``, or the default name when no such column
         exists, makes every weight 1.
     backend : {"auto", "gpu", "cpu"}
-        ``"auto"`` uses the GPU when one is usable.
+        ``"auto"`` uses the GPU when one is usable.  On a Dask input it
+        places the workers' supersteps: ``"gpu"`` on every worker's GPU,
+        ``"auto"`` there when the partitions are cuDF and every worker's GPU
+        is usable (not with ``bipartite=True``); the result is the same.
     threads_per_block : int
         GPU launch configuration (one thread per vertex).
     heap_above : int
