@@ -61,12 +61,12 @@ def _signatures():
         for index in (I32, I64):  # vertex ids, cut edges and their places
             yield (dask_gpu.superstep_kernel,
                    f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, {U64}, int32[::1], int64, "
-                   f"int32[::1], int64, {I64}, {U64}, {index}, {index}, {U32}, {index}, "
-                   f"uint8[::1], uint8[::1], uint8[::1], {I64}, {U32}, {I64}, {U64}, {I64}, "
+                   f"int32[::1], int64, int64, {I64}, {U64}, {index}, {index}, {U32}, {index}, "
+                   f"uint8[::1], uint8[::1], uint8[::1], uint8[::1], {U32}, {I64}, {U64}, "
                    f"{I64})")
             yield (dask_gpu.closing_kernel,
-                   f"({offset}, {index}, {U32}, {I64}, {U64}, int64, int32[::1], int64, {I64}, "
-                   f"{index}, {I64}, uint8[::1], int64, int64, {U64}, {I64})")
+                   f"({offset}, {index}, {U32}, {I64}, {U64}, int64, int32[::1], {I64}, "
+                   f"{index}, {I64}, uint8[::1], boolean[::1], int64, int64, {U64}, {I64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
     yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
 

@@ -16,9 +16,11 @@ that displaces an owned proposer goes on at once with the displaced one (the
 single-machine kernel's eager rule); a displaced ghost gets a ``RELEASE``
 word.  The outcome is the greedy b-matching whatever order the threads run
 in (its uniqueness is why the CPU kernel may run them in any order too), so
-the GPU and CPU workers' results are the same row for row.  Then :func:`closing_kernel` sends the ``CLOSED`` notices of the
-owned vertices whose weakest offer rose, after the superstep kernel has
+the GPU and CPU workers' results are the same row for row.  Then
+:func:`closing_kernel` sends the ``CLOSED`` notices of the owned vertices
+with a cut edge whose weakest offer rose, after the superstep kernel has
 finished (a kernel boundary orders every write of it before every read).
+Owned vertices are told from ghosts by the owned id range, as on the CPU.
 
 Outgoing words go to one array, ``worker << 32 | place << 2 | kind``,
 through one atomic counter.  It is allocated for the whole run: every cut
@@ -48,10 +50,10 @@ _WAITING = -2  # the chain ends: the proposer waits for an answer, or has no edg
 
 
 @cuda.jit(device=True)
-def _emit(out, out_count, k, place, kind):
-    """Append ``place << 2 | kind`` for worker k; past the end only counts
-    (the host raises on a count above the array)."""
-    i = cuda.atomic.add(out_count, 0, 1)
+def _emit(out, counts, k, place, kind):
+    """Append ``place << 2 | kind`` for worker k (``counts[0]``: the words so
+    far); past the end only counts (the host raises on a count above the array)."""
+    i = cuda.atomic.add(counts, 0, 1)
     if i < out.shape[0]:
         out[i] = (uint64(k) << uint64(32)) | uint64((int64(place) << int64(2)) | int64(kind))
 
@@ -90,22 +92,22 @@ def _offer(p, word, slot_start, slots, floor, lock, heap_above, changed):
 
 
 @cuda.jit(device=True)
-def _displaced(r, p, owner_of, me, cut_start, cut_pair, out, out_count):
+def _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts):
     """What follows displacing r at owned p: r's next proposal here when r is
     owned (returned), else a release to r's owner (and -2)."""
     if r < 0:
         return int64(_WAITING)
-    if owner_of[r] == me:
+    if own_lo <= r < own_hi:
         return int64(r)
     k = owner_of[r]
-    _emit(out, out_count, k, _cut_place(cut_start, cut_pair, k, r, p), RELEASE)
+    _emit(out, counts, k, _cut_place(cut_start, cut_pair, k, r, p), RELEASE)
     return int64(_WAITING)
 
 
 @cuda.jit(device=True)
 def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above,
-             owner_of, me, cut_start, cut_pair, entry_cut, out_pending, closed, changed, out,
-             out_count, proposals):
+             owner_of, own_lo, own_hi, cut_start, cut_pair, entry_cut, out_pending, closed,
+             changed, out, counts):
     """One proposal of owned u down its row: the owned proposer displaced
     (to propose next), or -2 (sent to a ghost's owner, or the row is done)."""
     end = int64(offsets[u + 1])
@@ -114,26 +116,29 @@ def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, loc
         if j >= end:
             return int64(_WAITING)
         p = indices[j]
-        if owner_of[p] != me:  # a ghost: its owner decides
+        if p < own_lo or p >= own_hi:  # a ghost (owned ids are a range): its owner decides
             c = entry_cut[j]
             if closed[c] != 0:
                 continue
             k = owner_of[p]
             out_pending[c] = 1
-            _emit(out, out_count, k, int64(c) - int64(cut_start[k]), PROPOSE)
+            _emit(out, counts, k, int64(c) - int64(cut_start[k]), PROPOSE)
             return int64(_WAITING)
-        cuda.atomic.add(proposals, 0, 1)
+        cuda.atomic.add(counts, 1, 1)  # a local proposal
         word = (uint64(keys[j]) << uint64(32)) | uint64(u)
         r = _offer(p, word, slot_start, slots, floor, lock, heap_above, changed)
         if r != REJECTED:
-            return _displaced(r, p, owner_of, me, cut_start, cut_pair, out, out_count)
+            return _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts)
 
 
 @cuda.jit
 def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock,
-                     heap_above, owner_of, me, cut_start, cut_pair, cut_own, cut_ghost, cut_key,
-                     entry_cut, out_pending, closed, changed, in_worker, in_word, owed, out,
-                     out_count, proposals):
+                     heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair, cut_own,
+                     cut_ghost, cut_key, entry_cut, out_pending, closed, changed, in_worker,
+                     in_word, owed, out, counts):
+    """One thread per incoming message, then one per proposal owed; each
+    follows the chain of owned proposers it displaces.  ``counts``: the
+    words sent, the local proposals made."""
     t = cuda.grid(1)
     n_in = in_word.shape[0]
     if t >= n_in + owed.shape[0]:
@@ -149,9 +154,10 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
             word = (uint64(cut_key[c]) << uint64(32)) | uint64(cut_ghost[c])
             r = _offer(p, word, slot_start, slots, floor, lock, heap_above, changed)
             if r == REJECTED:
-                _emit(out, out_count, k, place, RELEASE)
+                _emit(out, counts, k, place, RELEASE)
             else:
-                current = _displaced(r, p, owner_of, me, cut_start, cut_pair, out, out_count)
+                current = _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out,
+                                     counts)
         elif kind == RELEASE:
             out_pending[c] = 0
             current = int64(cut_own[c])
@@ -161,19 +167,21 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
         current = int64(owed[t - n_in])
     while current >= 0:  # follow the chain of displacements
         current = _propose(current, offsets, indices, keys, slot_start, slots, next_edge, floor,
-                           lock, heap_above, owner_of, me, cut_start, cut_pair, entry_cut,
-                           out_pending, closed, changed, out, out_count, proposals)
+                           lock, heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair,
+                           entry_cut, out_pending, closed, changed, out, counts)
 
 
 @cuda.jit
-def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_of, me,
-                   cut_start, entry_cut, open_until, changed, own_lo, own_hi, out, out_count):
+def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_of,
+                   cut_start, entry_cut, open_until, changed, quiet, own_lo, own_hi, out,
+                   counts):
     """``CLOSED`` for the cut edges of owned vertices whose weakest offer rose
     (or whose capacity is 0) that are now below it: the owner would refuse
     any proposal along them.  A row is best first, so they are a suffix,
-    walked back from ``open_until``."""
+    walked back from ``open_until``.  A ``quiet`` vertex (no cut edge) has
+    nothing to tell."""
     v = own_lo + cuda.grid(1)
-    if v >= own_hi or changed[v] == 0:
+    if v >= own_hi or changed[v] == 0 or quiet[v]:
         return
     changed[v] = 0
     base = slot_start[v]
@@ -194,85 +202,80 @@ def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_
     while j > row and keys[j - 1] < weakest:
         j -= 1
         x = indices[j]
-        if owner_of[x] != me:
+        if x < own_lo or x >= own_hi:
             k = owner_of[x]
-            _emit(out, out_count, k, int64(entry_cut[j]) - int64(cut_start[k]), CLOSED)
+            _emit(out, counts, k, int64(entry_cut[j]) - int64(cut_start[k]), CLOSED)
     open_until[v] = j
 
 
-def start_run(part, cap: np.ndarray, xp) -> dict:
-    """The run's device state from ``cap`` (this worker's capacities over its
-    local ids, 0 for ghosts): the part's arrays copied to the device, empty
-    slots, and the proposals owed."""
+def start_run(part, cap: np.ndarray, slot_start: np.ndarray, closing: np.ndarray,
+              quiet: np.ndarray, xp) -> dict:
+    """The run's device state: the part's arrays copied to the device, empty
+    offer slots (``slot_start``: their starts over the local ids, from the
+    capacities ``cap``), the proposals owed, and the host's ``closing``
+    (owned vertices of capacity 0, told in the first superstep) and
+    ``quiet`` (no cut edge) flags."""
     pref = part.pref
     n = int(part.labels.shape[0])
-    slot_start = np.zeros(n + 1, dtype=np.int64)
-    slot_start[1:] = np.cumsum(cap)
-    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
-    degree = np.diff(pref.offsets)[part.own_lo:part.own_hi]
-    zero = (cap[part.own_lo:part.own_hi] == 0) & (degree > 0)
     cuts = int(part.cut_own.shape[0])
     changed = np.zeros(n, dtype=np.uint8)
-    changed[owned[zero]] = 1  # capacity 0: closed to everyone, told in the first superstep
+    changed[closing] = 1
     device = {name: xp.asarray(value) for name, value in (
         ("offsets", pref.offsets), ("indices", pref.indices), ("keys", pref.keys),
         ("owner_of", part.owner_of), ("cut_start", part.cut_start),
         ("cut_pair", part.cut_pair), ("cut_own", part.cut_own),
         ("cut_ghost", part.cut_ghost), ("cut_key", part.cut_key),
         ("entry_cut", part.entry_cut), ("slot_start", slot_start), ("changed", changed),
-        ("next_edge", pref.offsets[:-1].astype(np.int64)),
+        ("quiet", quiet), ("next_edge", pref.offsets[:-1].astype(np.int64)),
         ("open_until", pref.offsets[1:].astype(np.int64)),
         ("owed", np.repeat(np.arange(n, dtype=np.int64), cap)))}
     device.update(
         slots=xp.zeros(int(slot_start[-1]), dtype=np.uint64),
         floor=xp.zeros(n, dtype=np.uint64), lock=xp.zeros(n, dtype=np.int32),
         out_pending=xp.zeros(cuts, dtype=np.uint8), closed=xp.zeros(cuts, dtype=np.uint8),
-        out=xp.zeros(3 * cuts + 1, dtype=np.uint64), out_count=xp.zeros(1, dtype=np.int64),
-        proposals=xp.zeros(1, dtype=np.int64))
-    return {"device": device, "xp": xp, "threads": THREADS, "me": int(part.me),
-            "own_lo": int(part.own_lo), "own_hi": int(part.own_hi),
-            "heap_above": HEAP_ABOVE}
+        out=xp.zeros(3 * cuts + 1, dtype=np.uint64), counts=xp.zeros(2, dtype=np.int64))
+    return {"device": device, "xp": xp, "threads": THREADS, "slot_start": slot_start,
+            "own_lo": int(part.own_lo), "own_hi": int(part.own_hi), "heap_above": HEAP_ABOVE}
 
 
 def superstep(run: dict, in_worker: np.ndarray, in_word: np.ndarray) -> tuple:
-    """One superstep on the device: the incoming messages (host arrays) in,
-    the outgoing ``(worker, word)`` host arrays and the local proposals made out."""
+    """One superstep on the device: the incoming messages (host arrays, the
+    senders in their narrow dtype) in, the outgoing ``(worker, word)`` host
+    arrays and the local proposals made out.  One read of the two counters
+    is the superstep's only wait on the device before its words come back."""
     d, xp, threads = run["device"], run["xp"], run["threads"]
     owed = d.pop("owed", None)
     if owed is None:
         owed = xp.zeros(0, dtype=np.int64)
-    in_worker_d = xp.asarray(in_worker.astype(np.int64))
-    in_word_d = xp.asarray(in_word)
-    d["out_count"][:] = 0
-    d["proposals"][:] = 0
+    in_worker_d, in_word_d = xp.asarray(in_worker), xp.asarray(in_word)
+    d["counts"].fill(0)
+    lo, hi = run["own_lo"], run["own_hi"]
     work = int(in_word.shape[0]) + int(owed.shape[0])
     if work:
         launch(superstep_kernel, -(-work // threads), threads, xp, d["offsets"], d["indices"],
                d["keys"], d["slot_start"], d["slots"], d["next_edge"], d["floor"], d["lock"],
-               run["heap_above"], d["owner_of"], run["me"], d["cut_start"], d["cut_pair"],
+               run["heap_above"], d["owner_of"], lo, hi, d["cut_start"], d["cut_pair"],
                d["cut_own"], d["cut_ghost"], d["cut_key"], d["entry_cut"], d["out_pending"],
-               d["closed"], d["changed"], in_worker_d, in_word_d, owed, d["out"],
-               d["out_count"], d["proposals"])
-    owned = run["own_hi"] - run["own_lo"]
-    if owned:
-        launch(closing_kernel, -(-owned // threads), threads, xp, d["offsets"], d["indices"],
-               d["keys"], d["slot_start"], d["slots"], run["heap_above"], d["owner_of"],
-               run["me"], d["cut_start"], d["entry_cut"], d["open_until"], d["changed"],
-               run["own_lo"], run["own_hi"], d["out"], d["out_count"])
-    count = int(d["out_count"][0])
+               d["closed"], d["changed"], in_worker_d, in_word_d, owed, d["out"], d["counts"])
+    if hi > lo:
+        launch(closing_kernel, -(-(hi - lo) // threads), threads, xp, d["offsets"],
+               d["indices"], d["keys"], d["slot_start"], d["slots"], run["heap_above"],
+               d["owner_of"], d["cut_start"], d["entry_cut"], d["open_until"], d["changed"],
+               d["quiet"], lo, hi, d["out"], d["counts"])
+    count, proposals = (int(x) for x in _host(d["counts"]))
     if count > d["out"].shape[0]:  # cannot happen (see the module's note): never lose a word
         raise RuntimeError(f"a GPU superstep sent {count} messages, more than the "
                            f"{d['out'].shape[0]} its buffer holds")
     words = _host(d["out"][:count])
     return ((words >> np.uint64(32)).astype(np.int64),
-            (words & np.uint64(_LOW)).astype(np.uint32), int(d["proposals"][0]))
+            (words & np.uint64(_LOW)).astype(np.uint32), proposals)
 
 
 def final_state(run: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The slots, their starts and the pending proposals (as bools), on the host."""
+    """The slots (copied back), their starts (the host's own) and the pending
+    proposals (as bools)."""
     d = run["device"]
-    return (_host(d["slots"]), _host(d["slot_start"]),
-            _host(d["out_pending"]).astype(np.bool_))
+    return _host(d["slots"]), run["slot_start"], _host(d["out_pending"]).astype(np.bool_)
 
 
 def _host(array) -> np.ndarray:

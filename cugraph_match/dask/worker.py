@@ -301,15 +301,19 @@ def start_run(gid: str, device: bool = False) -> int:
     cap = np.zeros(n, dtype=np.int64)
     cap[part.own_lo:part.own_hi] = np.minimum(part.run["cap"],
                                               degree[part.own_lo:part.own_hi])
+    slot_start = np.zeros(n + 1, dtype=np.int64)
+    slot_start[1:] = np.cumsum(cap)
+    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
+    closing = owned[(cap[part.own_lo:part.own_hi] == 0) & (degree[part.own_lo:part.own_hi] > 0)]
+    quiet = kernels.quiet_vertices(pref.offsets, part.entry_cut, part.own_lo, part.own_hi)
     run = part.run
     if device:
         from ..structure.backend import resolve_backend
         from . import kernels_gpu
 
-        run["gpu"] = kernels_gpu.start_run(part, cap, resolve_backend("gpu").xp)
+        run["gpu"] = kernels_gpu.start_run(part, cap, slot_start, closing, quiet,
+                                           resolve_backend("gpu").xp)
         return int(cap.sum())
-    slot_start = np.zeros(n + 1, dtype=np.int64)
-    slot_start[1:] = np.cumsum(cap)
     run["slot_start"] = slot_start
     run["slots"] = np.zeros(int(slot_start[-1]), dtype=np.uint64)
     run["next_edge"] = pref.offsets[:-1].astype(np.int64)
@@ -323,10 +327,7 @@ def start_run(gid: str, device: bool = False) -> int:
     run["out_worker"] = np.empty(start, dtype=np.min_scalar_type(max(part.workers - 1, 0)))
     run["out_word"] = np.empty(start, dtype=np.uint32)
     run["open_until"] = pref.offsets[1:].astype(np.int64)
-    run["quiet"] = kernels.quiet_vertices(pref.offsets, part.entry_cut, part.own_lo, part.own_hi)
-    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
-    run["closing"] = owned[(cap[part.own_lo:part.own_hi] == 0) &
-                           (degree[part.own_lo:part.own_hi] > 0)]
+    run["quiet"], run["closing"] = quiet, closing
     return int(run["owed"].shape[0])
 
 
