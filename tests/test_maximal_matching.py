@@ -11,7 +11,8 @@ from hypothesis_profiles import examples
 from hypothesis import strategies as st
 
 import cugraph_match as cm
-from cugraph_match.matching.maximal_hash import BLUE_BELOW, mix64, mix64_host, round_keys
+from cugraph_match.matching.maximal_hash import BLUE_BELOW, round_keys
+from cugraph_match.structure.hashing import mix64, mix64_host
 from cugraph_match.datasets import read_graph
 from oracle import SHARED_DATA, assert_equal_matchings, greedy_matching, random_greedy_matching_size
 from strategies import edge_frames, multigraphs_with_isolated

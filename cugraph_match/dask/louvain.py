@@ -80,6 +80,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from ..structure.hashing import GOLDEN, mix64_host
 from ..structure.progress import Stopwatch, log_step
 from . import louvain_worker as lw
 from .graph import DistributedGraph
@@ -136,13 +137,10 @@ def _q(sums: list[dict], total: np.ndarray, resolution: float) -> float:
 
 
 def _salt(*words: int) -> int:
-    """A 62-bit salt of non-negative integers (SplitMix64's steps, in Python)."""
+    """A 64-bit hash of non-negative integers (SplitMix64's steps)."""
     x = 0
     for word in words:
-        x = (x + word + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 31
+        x = mix64_host(x + word + GOLDEN)
     return x
 
 

@@ -27,6 +27,7 @@ import pandas as pd
 from numba import njit
 
 from ..structure.edges import merge_parallel_edges
+from ..structure.hashing import GOLDEN, mix64
 from . import build, kernels
 from .worker import PARTS
 
@@ -51,13 +52,14 @@ def owned_degrees(offsets, keys, table, loop, own_lo, own_hi):
     return degree
 
 
+_mix = njit(cache=True, nogil=True, inline="always")(mix64)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _coin(v, salt):
     """A fair coin per (vertex, salt): one bit of SplitMix64's finaliser."""
-    x = np.uint64(v) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(salt)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return ((x ^ (x >> np.uint64(31))) & np.uint64(1)) == np.uint64(1)
+    x = _mix(np.uint64(v) * np.uint64(GOLDEN) + np.uint64(salt))
+    return (x & np.uint64(1)) == np.uint64(1)
 
 
 @njit(cache=True, nogil=True)

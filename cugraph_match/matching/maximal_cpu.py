@@ -13,7 +13,8 @@ live (unmatched, with live neighbours), -2 once dead, else v's mate;
 import numpy as np
 from numba import njit, prange
 
-from .maximal_hash import BLUE_BELOW, mix64, round_keys
+from ..structure.hashing import mix64
+from .maximal_hash import BLUE_BELOW, round_keys
 
 NONE, DEAD = -1, -2
 

@@ -17,7 +17,8 @@ from numba import cuda, uint64
 
 from ..structure.checks import check_launch
 from ..structure.device import WIDE_BLOCK, launch
-from .maximal_hash import BLUE_BELOW, mix64, round_keys
+from ..structure.hashing import mix64
+from .maximal_hash import BLUE_BELOW, round_keys
 
 NONE, DEAD = -1, -2
 

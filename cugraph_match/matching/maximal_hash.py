@@ -7,35 +7,19 @@ the SplitMix64 finaliser, which is cheaper and passes the usual avalanche
 tests.  Vertex ids are mixed with the round key before hashing, so vertex 0,
 whose MD5 block is all zeros in the paper's scheme, changes colour too.
 
-``mix64`` is plain Python on uint64 operands: ``numba.njit`` and
-``numba.cuda.jit(device=True)`` each compile it, so the CPU and the GPU
-colour, and therefore match, identically.
+``mix64`` (``structure/hashing.py``) is compiled by both backends, so the
+CPU and the GPU colour, and therefore match, identically.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-MASK64 = (1 << 64) - 1
+from ..structure.hashing import GOLDEN, mix64_host
+
 # p = 0.53406 of the vertices are blue: the colouring that maximises the
 # matched fraction per round (the paper's Eq. 2), as a 32-bit threshold.
 BLUE_BELOW = 0x88B81733
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-def mix64(z):
-    """SplitMix64's finaliser on a uint64 (wrapping arithmetic)."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-def mix64_host(z: int) -> int:
-    """``mix64`` on Python ints (the host side: seeds and round keys)."""
-    z &= MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
 
 
 def round_keys(seed: int, round_id: int) -> tuple[np.uint64, np.uint64]:
