@@ -135,9 +135,8 @@ def test_random_graphs_keep_the_contract(client, edges, partitions, resolution, 
 def test_a_refined_graph_too_large_for_one_worker_goes_on_across_the_workers(client,
                                                                            monkeypatch):
     """When the refined sub-communities' graph is larger than one worker
-    takes, the level aggregates by its communities instead (the owned
-    vertices' refinement taken back) and the levels go on across the
-    workers: the contract, connected communities and the forced path's bar."""
+    takes, the levels go on across the workers, each started in the level's
+    communities: the contract, connected communities and the forced path's bar."""
     import functools
     import importlib
 
@@ -152,8 +151,8 @@ def test_a_refined_graph_too_large_for_one_worker_goes_on_across_the_workers(cli
         dd.from_pandas(edges, npartitions=3), "src", "dst", "weight", 1.0, 1e-7, 100, "auto",
         0, True, functools.partial(single.leiden_of_edge_frame, theta=0.01),
         single.COARSE_THRESHOLD, single.COARSE_ABOVE_VERTICES, single.MAX_PASSES,
-        return_stats=True, refine_level=single.greedy_refinement)
-    assert stats.get("refined_too_large"), stats
+        return_stats=True, leiden=True)
+    assert len(stats["levels"]) >= 2, stats  # a refined level ran across the workers
     assert "finish" not in stats  # the refined graph never went to one worker
     parts = check_contract(result, q, edges)
     assert_connected(edges, parts)

@@ -136,7 +136,7 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
                             max_level, backend, seed, True,
                             functools.partial(leiden_of_edge_frame, theta=float(theta)),
                             COARSE_THRESHOLD, COARSE_ABOVE_VERTICES, MAX_PASSES,
-                            refine_level=greedy_refinement)
+                            leiden=True)
     prepared = as_graph(graph, source, destination, weight, backend)
     given = prepared.weighted_graph()
     if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
@@ -169,14 +169,6 @@ def leiden_of_edge_frame(frame, resolution: float, threshold: float, max_level: 
     community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
                                    theta)
     return pd.Series(np.asarray(community), index=np.asarray(prepared.labels))
-
-
-def greedy_refinement(rows, k, two_m: float, community, resolution: float, order):
-    """Leiden's refinement on the CPU with θ = 0 (the Dask path's levels, on
-    each worker's owned vertices): (refined labels, vertices that joined)."""
-    from .leiden_cpu import refine_partition
-
-    return refine_partition(*rows, k, two_m, community, resolution, 0.0, order, np.zeros(0))
 
 
 def leiden_communities(g, resolution: float, threshold: float, max_level: int, backend,

@@ -41,12 +41,25 @@ single-machine CPU phase as the local step):
   every worker to its vertices.
 * **Refinement** (``refine=True``): one more distributed move phase on the
   original vertices from the final partition, as one machine's refinement.
-* **Leiden** (``refine_level`` given, from ``cm.leiden``): before the coarse
-  rest goes to one worker, each worker runs Leiden's refinement on its owned
-  vertices and the rest is built from those sub-communities; the finish is
-  the single-machine Leiden; after the refinement phase every community is
-  split into its connected components across the workers
-  (:func:`split_components`), so every community is connected.
+* **Leiden** (``leiden=True``, from ``cm.leiden``): each level's partition is
+  refined across the workers (:func:`refinement_phase`: every vertex starts
+  alone, and in the move phase's distributed passes a vertex still alone and
+  well connected to its community joins the neighbouring sub-community of
+  its community of largest gain, θ = 0, whichever workers hold its
+  members); the next level is the graph of these sub-communities, each
+  started in its community, as one machine's Leiden aggregates; the finish
+  is the single-machine Leiden.  After the refinement phase on level 0, one
+  more aggregation (:func:`aggregated_level`: refine, build the
+  sub-communities' graph, start and move it as above; one machine's second
+  iteration), then every community is split into its connected components
+  across the workers (:func:`split_components`), so every community is
+  connected.  Refining on each worker's own vertices only was measured
+  first: on R-MAT a vertex's community-mates are mostly on other workers,
+  so the sub-communities barely merged (R-MAT 18, 2 workers: 98,000 of
+  174,000 vertices left) and Q stayed at Louvain's (R-MAT 18 seeds 0-1,
+  Q over one machine's Leiden: 2 workers 0.993 / 0.980 and 4 workers
+  0.972 / 0.982 before; 1.016 / 1.007 and 0.993 / 1.009 with the refinement
+  across the workers).
 
 Memory: a worker's coarse edges are written from its rows into buckets by
 lower community and summed in place; a done level's parts are freed before
@@ -95,10 +108,11 @@ FINISH_SHARE = 0.5
 FINISH_EDGES = 50_000
 #: Leiden's coarse graph of refined sub-communities (larger than the
 #: communities') goes to one worker if its rows are at most this many times
-#: the bound above (m / p: one worker's share of the input); else the level
-#: aggregates by its communities.  Measured (rows of that graph): wiki-Vote on
-#: 2 workers 53,450 (bound 50,000), R-MAT 18 on 4 and 8 workers 1.29 M and
-#: 1.58 M of 4.19 M, whose finish on worker 0 was the largest worker's peak.
+#: the bound above (m / p: one worker's share of the input); else the levels
+#: go on across the workers.  Measured (rows of that graph, with the
+#: refinement on each worker's own vertices then): wiki-Vote on 2 workers
+#: 53,450 (bound 50,000), R-MAT 18 on 4 and 8 workers 1.29 M and 1.58 M of
+#: 4.19 M, whose finish on worker 0 was the largest worker's peak.
 REFINED_FINISH_FACTOR = 2
 #: With more than 2 workers, the vertices with a ghost neighbour move in this
 #: many turns of passes (1: every pass).  Measured (Q over one machine's,
@@ -240,6 +254,8 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
                  moved=moved, Q=new_q)
         if new_q < q:
             g.on_all(lw.undo)
+            total[merged["ids"]] -= merged["sums"]
+            size[merged["ids"]] -= merged["counts"]
             break
         gains.append(new_q - q)
         q = new_q
@@ -250,26 +266,61 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
         ready = [g.submit(k, lw.take_totals, values)
                  for k, values in enumerate(_slot_values(g, total, size, received))]
     g.on_all(lw.phase_end)
+    stats["phase_communities"] = int(np.count_nonzero(size))
     return q_start, q, moved_total
 
 
-def refine_on_workers(g: DistributedGraph, refine_level: Callable, two_m: float,
-                      resolution: float, seed_words: list, stats: dict) -> None:
-    """Leiden's refinement on every worker's owned vertices (see
-    ``louvain_worker.refine_owned``), the ghosts' new communities swapped;
-    nothing changes if no vertex joined another anywhere."""
+def refinement_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: float,
+                     max_passes: int, seed_words: list, stats: dict) -> None:
+    """Leiden's refinement of the workers' partition across the workers: every
+    vertex starts alone in a sub-community, and in the move phase's passes a
+    vertex still alone and well connected to its community joins the
+    neighbouring sub-community of its community of largest gain (θ = 0), a
+    sub-community of any worker's vertices.  The workers then hold the
+    sub-communities and each vertex's community as its ``parent``."""
     client, p = g.client, len(g.workers)
-    clock = Stopwatch()
-    joined = sum(client.gather([g.submit(k, lw.refine_owned, refine_level, two_m, resolution,
-                                         [*seed_words, k]) for k in range(p)]))
-    if joined == 0:  # the communities themselves, as one machine aggregates then
-        g.on_all(lw.unrefine)
     blocks = _exchange(g, [None] * p)
-    client.gather([g.submit(k, lw.take_ghosts, *[blocks[i][k] for i in range(p)])
-                   for k in range(p)])
-    stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"]
+    sums = client.gather([g.submit(k, lw.refinement_start, *[blocks[i][k] for i in range(p)])
+                          for k in range(p)])
+    ids = np.concatenate([s["ids"] for s in sums])
+    total = np.bincount(ids, weights=np.concatenate([s["sums"] for s in sums]),
+                        minlength=g.num_vertices)
+    client.gather([g.submit(k, lw.refinement_singletons,
+                            _send(g, k, (s["ids"], total[s["ids"]])), two_m, resolution)
+                   for k, s in enumerate(sums)])
+    stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"] + 16 * len(ids)
+    clock = Stopwatch()
+    _, _, joined = move_phase(g, two_m, resolution, threshold, max_passes, seed_words, stats)
     log_step("dask leiden refinement", None, g.num_vertices, g.num_edges, clock.lap(),
-             joined=joined)
+             joined=joined, sub_communities=stats["phase_communities"])
+
+
+def _refined_parents(g: DistributedGraph) -> pd.Series:
+    """After :func:`refinement_phase`: the community of every sub-community,
+    indexed by the sub-community (both ids of g's level).  A sub-community
+    with members on several workers is listed by each, with one community:
+    a vertex joins one only through a neighbour of its own community."""
+    frame = pd.concat(g.on_all(lw.refined_parents), ignore_index=True)
+    frame = frame.drop_duplicates("refined")
+    return pd.Series(frame["parent"].to_numpy(), index=frame["refined"].to_numpy())
+
+
+def _start_in_parents(g: DistributedGraph, parents: pd.Series) -> None:
+    """Every vertex of the level just built (a refined sub-community of the
+    level before) starts in its community, named by the smallest id of its
+    sub-communities on this level, as Leiden's next level starts."""
+    labels = g.on_all(lw.owned_labels_of_level)
+    ids = pd.Index(np.concatenate([s.to_numpy(np.int64) for s in labels]))
+    where = ids.get_indexer(parents.index)
+    if (where < 0).any():
+        raise AssertionError("a refined sub-community is missing from the coarse level")
+    first = np.concatenate([int(g.offsets[k]) + np.arange(len(s), dtype=np.int64)
+                            for k, s in enumerate(labels)])[where]
+    start = pd.Series(first).groupby(parents.to_numpy()).transform("min").to_numpy()
+    start = pd.Series(start, index=parents.index)
+    g.client.gather([g.submit(k, lw.set_owned_communities,
+                              start.reindex(s.to_numpy()).to_numpy(np.int64))
+                     for k, s in enumerate(labels)])
 
 
 def split_components(g: DistributedGraph, stats: dict) -> int:
@@ -297,6 +348,47 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
             break
     g.on_all(lw.components_end)
     return rounds
+
+
+def aggregated_level(graph, source, destination, weight, backend, g0: DistributedGraph,
+                     rebuild: bool, two_m: float, resolution: float, threshold: float,
+                     max_passes: int, seed: int, stats: dict) -> DistributedGraph:
+    """Leiden's last aggregation, across the workers: the workers' partition
+    of level 0 refined (:func:`refinement_phase`), the graph of its
+    sub-communities built, each sub-community started in its community and
+    moved there, and level 0 relabelled by the result (built again from the
+    caller's frame if ``rebuild``: its parts are freed while the coarse
+    graph exists, each vertex's sub-community kept on the client)."""
+    client, p = g0.client, len(g0.workers)
+    clock = Stopwatch()
+    refinement_phase(g0, two_m, resolution, threshold, max_passes, [seed, 2**31 + 1], stats)
+    parents = _refined_parents(g0)
+    coarse, _ = _coarse_graph(g0)
+    refined = None
+    if rebuild:
+        refined = pd.concat(g0.on_all(lw.owned_communities), ignore_index=True)
+        g0.on_all(lw.end)
+        g0.release()
+    g1 = DistributedGraph.of_summed_pieces(coarse, client)
+    try:
+        client.gather([g1.submit(k, lw.start, int(g1.offsets[k])) for k in range(p)])
+        _start_in_parents(g1, parents)
+        del parents
+        _, q, moved = move_phase(g1, two_m, resolution, threshold, max_passes,
+                                 [seed, 2**31 + 2], stats)
+        mapping = _level_map(g1).sort_index()
+    finally:
+        g1.on_all(lw.end)
+        g1.release()
+    stats["aggregated_level"] = {"vertices": g1.num_vertices, "edges": g1.num_edges,
+                                 "moved": moved, "Q": q}
+    log_step("dask leiden aggregated level", None, g1.num_vertices, g1.num_edges, clock.lap(),
+             moved=moved, Q=q)
+    if refined is not None:
+        return _level0_again(graph, source, destination, weight, backend, refined, mapping,
+                             stats)
+    g0.on_all(lw.relabel, mapping.index.to_numpy(np.int64), mapping.to_numpy(np.int64))
+    return g0
 
 
 def _coarse_graph(g: DistributedGraph) -> tuple[list, int]:
@@ -340,20 +432,20 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                  threshold: float, max_level: int, backend: str, seed: int, refine: bool,
                  finish: Callable, coarse_threshold: float, coarse_above: int,
                  max_passes: int, return_stats: bool = False,
-                 refine_level: Callable | None = None):
+                 leiden: bool = False):
     """``louvain`` of a Dask edge list (or DistributedGraph): a Dask frame
     ``vertex | community`` and Q.  ``finish(frame, resolution, threshold,
     max_level, seed)`` is the single-machine Louvain of a pandas ``src | dst
     | weight`` frame returning a Series of communities by vertex; the
     thresholds are the single machine's (see ``community/louvain.py``).
 
-    ``refine_level`` given makes it Leiden on Dask (``finish`` the
-    single-machine Leiden, ``refine_level(rows, degree, two_m, community,
-    resolution, order)`` its refinement, run on each worker's owned vertices
-    before a level is aggregated); the final communities are split into
-    their connected components across the workers (:func:`split_components`),
-    so every community is connected, as Leiden's are on one machine."""
-    connected = refine_level is not None
+    ``leiden=True`` makes it Leiden on Dask (``finish`` the single-machine
+    Leiden): every level's partition refined across the workers before it is
+    aggregated, one more aggregation after the refinement phase, and the
+    final communities split into their connected components across the
+    workers (:func:`split_components`), so every community is connected, as
+    Leiden's are on one machine."""
+    connected = leiden
     g0 = as_distributed_graph(graph, source, destination, weight, backend)
     client, p = g0.client, len(g0.workers)
     starts = client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
@@ -394,30 +486,34 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                                         "moved": moved, "Q": q})
                 log_step("dask louvain level", levels - 1, g.num_vertices, g.num_edges,
                          clock.lap(), moved=moved, Q=q)
-                done = moved == 0 or q - q_start < threshold or levels >= max_level
+                parents = None
+                if connected:
+                    # Leiden: the level's partition refined across the workers; the
+                    # next level is the sub-communities' graph, each started in its
+                    # community (as one machine's Leiden)
+                    communities = stats.pop("phase_communities")
+                    done = communities == g.num_vertices or levels >= max_level
+                    if not done:
+                        refinement_phase(g, two_m, resolution, limit, max_passes,
+                                         [seed, levels, 1], stats)
+                        refined = stats.pop("phase_communities")
+                        # the level gained nothing and the refinement split nothing
+                        done = q - q_start < threshold and refined == communities
+                        if refined == g.num_vertices or done:
+                            # nothing merged: the level aggregates by its communities
+                            # (else the graph would not shrink), from singletons
+                            g.on_all(lw.unrefine)
+                        else:
+                            parents = _refined_parents(g)
+                else:
+                    done = moved == 0 or q - q_start < threshold or levels >= max_level
                 if g is not g0:
                     chain.append(_level_map(g))
                 if done:
                     break
                 coarse, rows = _coarse_graph(g)
-                to_one_worker = rows <= finish_edges
-                if to_one_worker and connected:
-                    # Leiden: the rest on one worker starts from sub-communities
-                    # refined on each worker, as Leiden aggregates by its refinement,
-                    # if their graph is small enough for one worker too; if not, this
-                    # level aggregates by its communities (as Louvain's) and the next
-                    # one tries again (its graph is smaller)
-                    refine_on_workers(g, refine_level, two_m, resolution, [seed, levels], stats)
-                    refined, refined_rows = _coarse_graph(g)
-                    if refined_rows <= REFINED_FINISH_FACTOR * finish_edges:
-                        coarse, rows = refined, refined_rows
-                        if g is not g0:
-                            chain[-1] = _level_map(g)
-                    else:
-                        del refined
-                        stats.setdefault("refined_too_large", []).append(int(refined_rows))
-                        g.on_all(lw.unrefine)  # the owned vertices' (ghosts are not read again)
-                        to_one_worker = False
+                to_one_worker = rows <= finish_edges * (
+                    1 if parents is None else REFINED_FINISH_FACTOR)
                 if g is not g0 or release_level0:
                     # its coarse edges are computed: the level is done, and its
                     # parts go before the next level is built or finished
@@ -432,6 +528,9 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                 # the workers' coarse edges go to their owners and are freed as taken
                 g = DistributedGraph.of_summed_pieces(coarse, client)
                 client.gather([g.submit(k, lw.start, int(g.offsets[k])) for k in range(p)])
+                if parents is not None:
+                    _start_in_parents(g, parents)
+                del parents
         del g
         if chain:
             composite = chain[0]
@@ -448,6 +547,9 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
         passes = max_passes if refine else 0
         _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
         if connected:
+            g0 = aggregated_level(graph, source, destination, weight, backend, g0,
+                                  release_level0, two_m, resolution, threshold, max_passes,
+                                  seed, stats)
             before = len(np.unique(np.concatenate([f["ids"] for f in
                                                    g0.on_all(lw.first_members)])))
             rounds = split_components(g0, stats)

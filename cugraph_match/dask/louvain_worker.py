@@ -20,7 +20,6 @@ place of its own.
 
 from __future__ import annotations
 
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -33,6 +32,9 @@ from .worker import PARTS
 
 #: The key of the Louvain state in ``LocalPart.run``.
 STATE = "louvain"
+#: ``owned_move_pass``'s arguments outside a refinement.
+NO_PARENT = np.zeros(0, dtype=np.int64)
+NO_ELIGIBLE = np.zeros(0, dtype=np.bool_)
 
 
 # --------------------------------------------------------------------------
@@ -65,7 +67,7 @@ def _coin(v, salt):
 @njit(cache=True, nogil=True)
 def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, own_count,
                     own_c_lo, own_c_hi, order, total, size, to_community, touched, two_m,
-                    resolution, boundary_rule, singleton_rule):
+                    resolution, boundary_rule, singleton_rule, parent, eligible):
     """One pass of Louvain's local moving over the owned vertices in ``order``,
     each moved at once to its neighbouring community of largest gain (ties to
     the lowest id), as the single-machine CPU phase does; communities are
@@ -91,7 +93,13 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
     1.003-1.013 / 0.990-1.012 without; on later levels (few heavy vertices)
     swaps cost more than the rule (netscience, 3 workers, every level
     distributed, without it anywhere: 0.983).
+
+    ``parent`` (level-wide ids of every local vertex's community) makes the
+    pass Leiden's refinement of that partition: only an owned vertex alone
+    in its sub-community and ``eligible`` (well connected to its community)
+    moves, only into a sub-community of its own community; empty for Louvain.
     """
+    refining = parent.shape[0] > 0
     own_hi = own_lo + own_count
     moved = 0
     for t in range(order.shape[0]):
@@ -105,9 +113,13 @@ def owned_move_pass(offsets, indices, keys, table, community, degree, own_lo, ow
             if boundary:
                 continue
         own = community[v]
+        if refining and (size[own] != 1 or not eligible[v - own_lo]):
+            continue  # joined by another, or not well connected to its community
         kv = degree[v - own_lo]
         count = 0
         for j in range(offsets[v], offsets[v + 1]):
+            if refining and parent[indices[j]] != parent[v]:
+                continue
             c = community[indices[j]]
             if to_community[c] == 0.0:  # weights are > 0: a touched entry is > 0
                 touched[count] = c
@@ -273,28 +285,14 @@ def lower_labels(root, label, own_lo, own_hi):
 
 
 @njit(cache=True, nogil=True)
-def owned_rows(offsets, indices, keys, table, own_lo, own_hi):
-    """The subgraph of the owned vertices as rows (offsets, indices, weights),
-    vertices numbered from ``own_lo``; edges to ghosts left out."""
-    n = own_hi - own_lo
-    out_offsets = np.zeros(n + 1, dtype=np.int64)
-    for r in range(own_lo, own_hi):
-        count = 0
-        for j in range(offsets[r], offsets[r + 1]):
-            if own_lo <= indices[j] < own_hi:
-                count += 1
-        out_offsets[r - own_lo + 1] = out_offsets[r - own_lo] + count
-    out_indices = np.empty(out_offsets[n], dtype=np.int64)
-    out_weights = np.empty(out_offsets[n], dtype=np.float64)
-    at = 0
-    for r in range(own_lo, own_hi):
-        for j in range(offsets[r], offsets[r + 1]):
-            x = indices[j]
-            if own_lo <= x < own_hi:
-                out_indices[at] = x - own_lo
-                out_weights[at] = table[keys[j]]
-                at += 1
-    return out_offsets, out_indices, out_weights
+def weight_inside(offsets, indices, keys, table, parent, own_lo, own_hi):
+    """Each owned vertex's edge weight to the other members of its community."""
+    inside = np.zeros(own_hi - own_lo, dtype=np.float64)
+    for v in range(own_lo, own_hi):
+        for j in range(offsets[v], offsets[v + 1]):
+            if parent[indices[j]] == parent[v]:
+                inside[v - own_lo] += table[keys[j]]
+    return inside
 
 
 # --------------------------------------------------------------------------
@@ -444,7 +442,8 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_rule: int
         pref.offsets, pref.indices, pref.keys, state["table"], slot_of, state["degree"],
         part.own_lo, n_own, int(own_c_lo), int(own_c_hi), state["order"], state["total"],
         state["size"], state["to_community"], state["touched"], two_m, resolution,
-        int(boundary_rule), bool(singleton_rule))
+        int(boundary_rule), bool(singleton_rule), state.get("parent", NO_PARENT),
+        state.get("eligible", NO_ELIGIBLE))
     community = state["community"]
     ids, sums, counts, moved = pass_changes(slot_of, slot_ids, community, state["degree"],
                                             part.own_lo, part.own_hi)
@@ -540,45 +539,56 @@ def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     return frame
 
 
-def refine_owned(gid: str, refine: Callable, two_m: float, resolution: float,
-                 seed_words: list) -> int:
-    """Leiden's refinement of the owned vertices (``refine(rows, degree,
-    two_m, community codes, resolution, order)``, the single-machine one,
-    passed down), greedily (θ = 0): inside
-    each community, owned vertices start alone and merge into the
-    sub-communities of owned vertices they are well connected to (a
-    sub-community never spans workers, so it is connected through owned
-    edges).  A community's total and a vertex's weight into it count only
-    the owned vertices here.  Each owned vertex's community becomes its
-    sub-community, named by the level-wide id of a member; returns how many
-    vertices joined another."""
+def refinement_start(gid: str, *blocks) -> dict:
+    """Take the ghosts' communities and keep every local vertex's as its
+    ``parent`` for a distributed refinement; returns the owned vertices'
+    degree sums per community (``ids``, ``sums``)."""
+    part = PARTS[gid]
+    _receive(part, blocks)
+    state = part.run[STATE]
+    state["parent"] = state["community"].copy()
+    ids, sums, _ = sum_by_id(state["parent"][part.own_lo:part.own_hi], state["degree"],
+                             np.zeros(part.own_hi - part.own_lo, dtype=np.int64))
+    return {"ids": ids, "sums": sums}
+
+
+def refinement_singletons(gid: str, values: tuple, two_m: float, resolution: float) -> None:
+    """Every owned vertex alone in a sub-community (named by its level-wide
+    id) and marked eligible to join one when it is well connected to its
+    community S, w(v, S - v) >= γ k_v (K_S - k_v) / 2m as Leiden's refinement
+    asks; ``values``: (community ids, K_S) of the owned vertices'."""
     part = PARTS[gid]
     state = part.run[STATE]
-    pref = part.pref
+    ids, community_total = values
     own = slice(part.own_lo, part.own_hi)
-    rows = owned_rows(pref.offsets, pref.indices, pref.keys, state["table"], part.own_lo,
-                      part.own_hi)
-    _, codes = np.unique(state["community"][own], return_inverse=True)
-    order = np.random.default_rng(seed_words).permutation(part.own_hi - part.own_lo)
-    refined, joined = refine(rows, state["degree"], two_m, codes.reshape(-1).astype(np.int64),
-                             resolution, order.astype(np.int64))
-    state["unrefined"] = state["community"][own].copy()
-    state["community"][own] = state["first"] + refined
-    return int(joined)
+    k_s = community_total[np.searchsorted(ids, state["parent"][own])]
+    pref = part.pref
+    inside = weight_inside(pref.offsets, pref.indices, pref.keys, state["table"],
+                           state["parent"], part.own_lo, part.own_hi)
+    k = state["degree"]
+    state["eligible"] = inside >= resolution / two_m * k * (k_s - k)
+    state["community"] = np.full(state["parent"].shape[0], -1, dtype=np.int64)
+    state["community"][own] = state["first"] + np.arange(part.own_hi - part.own_lo,
+                                                          dtype=np.int64)
+
+
+def refined_parents(gid: str) -> pd.DataFrame:
+    """``refined | parent``: each sub-community of the owned vertices after a
+    distributed refinement and the community it lies in (level-wide ids);
+    the refinement's state is dropped."""
+    part = PARTS[gid]
+    state = part.run[STATE]
+    refined, first = np.unique(state["community"][part.own_lo:part.own_hi], return_index=True)
+    parent = state.pop("parent")[part.own_lo:part.own_hi][first]
+    state.pop("eligible", None)
+    return pd.DataFrame({"refined": refined, "parent": parent})
 
 
 def unrefine(gid: str) -> None:
-    """Take back :func:`refine_owned` (its owned vertices; done already if
-    taken back before)."""
-    part = PARTS[gid]
-    state = part.run[STATE]
-    if "unrefined" in state:
-        state["community"][part.own_lo:part.own_hi] = state.pop("unrefined")
-
-
-def take_ghosts(gid: str, *blocks) -> None:
-    """Take the ghosts' communities."""
-    _receive(PARTS[gid], blocks)
+    """Take back a distributed refinement: every local vertex in its community."""
+    state = PARTS[gid].run[STATE]
+    state["community"] = state.pop("parent")
+    state.pop("eligible", None)
 
 
 def components_start(gid: str, *blocks) -> None:
