@@ -200,6 +200,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     blocks = _exchange(g, [None] * p)
     starts = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                             for k in range(p)])
+    del blocks  # taken: each exchange's blocks are freed once read (8 bytes a cut edge)
     # the level's totals live here, dense (each community's terms added in
     # worker order, as _merge adds them); each worker gets its slots' after a pass
     ids = np.concatenate([s["ids"] for s in starts])
@@ -243,6 +244,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
         quiet = 0
         received = client.gather([g.submit(k, lw.receive, *[blocks[i][k] for i in range(p)])
                                   for k in range(p)])
+        del blocks
         merged = _merge(reports)  # distinct ids
         total[merged["ids"]] += merged["sums"]
         size[merged["ids"]] += merged["counts"]
@@ -282,6 +284,7 @@ def refinement_phase(g: DistributedGraph, two_m: float, resolution: float, thres
     blocks = _exchange(g, [None] * p)
     sums = client.gather([g.submit(k, lw.refinement_start, *[blocks[i][k] for i in range(p)])
                           for k in range(p)])
+    del blocks  # taken: freed on the workers before the move phase's own
     ids = np.concatenate([s["ids"] for s in sums])
     total = np.bincount(ids, weights=np.concatenate([s["sums"] for s in sums]),
                         minlength=g.num_vertices)
