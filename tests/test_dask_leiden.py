@@ -186,8 +186,9 @@ def test_rmat_comes_near_the_single_machine_quality(client):
 
 #: On the default path, astro-ph and wiki-Vote run their first level across the
 #: workers and refine before the rest goes to one worker (measured with MIT8,
-#: wing, 4elt and hep-th too: 0.996-1.012, README); forced across the
-#: workers, three small graphs.
+#: wing, 4elt and hep-th too: 0.995-1.012, README); forced across the
+#: workers, three small graphs (0.998 / 1.000 / 0.991 with the refinement
+#: across the workers; 0.948 / 0.989 / 0.975 with the owned-only one).
 @needs_shared
 @pytest.mark.parametrize("path,path_kind",
                          [(p, "default") for p in GRAPHS if p.stem in ("astro-ph", "wiki-Vote")] +
@@ -204,7 +205,7 @@ def test_shared_graphs_connected_and_near_the_single_machine_quality(client, pat
     parts = check_contract(result, q, edges)
     assert_connected(edges, parts)
     _, single_q = cm.leiden(edges, backend="cpu")
-    assert q >= (0.99 if path_kind == "default" else 0.94) * single_q
+    assert q >= (0.99 if path_kind == "default" else 0.985) * single_q
 
 
 #: Where the levels run: the whole graph on one worker (a small input), the

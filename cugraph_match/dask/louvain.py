@@ -583,6 +583,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
         g0.on_all(lw.end)
         raise
     stats["communities"] = int(len(ids))
+    stats.pop("phase_communities", None)
     if connected:
         stats["split"]["new_communities"] = stats["communities"] - \
             stats["split"]["communities_before"]

@@ -20,7 +20,6 @@ place of its own.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 from numba import njit
