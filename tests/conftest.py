@@ -50,3 +50,32 @@ def client():
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()
+
+
+@pytest.fixture(scope="module")
+def simulated_gpu_client():
+    """A threaded cluster of 3 workers for the simulator tests of the GPU paths
+    on Dask.  Numba's simulator swaps a module global of the kernel it runs,
+    so two workers' launches in one process must not overlap: a lock around
+    every launch (the superstep kernels' and the input pipeline's, which the
+    device build runs) stands in for each worker's own GPU."""
+    import threading
+
+    distributed = pytest.importorskip("distributed")
+    from cugraph_match.dask import kernels_gpu
+    from cugraph_match.structure import pipeline_gpu
+
+    lock = threading.Lock()
+
+    def one_at_a_time(launch):
+        def locked(*args, **kwargs):
+            with lock:
+                return launch(*args, **kwargs)
+        return locked
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels_gpu, "launch", one_at_a_time(kernels_gpu.launch))
+        mp.setattr(pipeline_gpu, "on_stream", one_at_a_time(pipeline_gpu.on_stream))
+        with distributed.Client(processes=False, n_workers=3, threads_per_worker=1,
+                                dashboard_address=None) as c:
+            yield c

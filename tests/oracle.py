@@ -161,3 +161,10 @@ def random_greedy_matching_size(src, dst, seed=0):
             matched.update((u, v))
             size += 1
     return size
+
+
+def edge_tuples(frame) -> list:
+    """A ``src | dst | weight`` frame as sorted ``(src, dst, float weight)``
+    tuples, the form :func:`greedy_b_matching` returns."""
+    return sorted(zip(frame["src"].tolist(), frame["dst"].tolist(),
+                      [float(w) for w in frame["weight"].tolist()]))

@@ -13,17 +13,13 @@ from hypothesis import strategies as st
 import cugraph_match as cm
 from cugraph_match.matching.b_suitor import b_suitor_pairs, capacities
 from cugraph_match.datasets import read_graph
-from oracle import SHARED_DATA, brute_force_max_b_matching, greedy_b_matching
+from oracle import SHARED_DATA, brute_force_max_b_matching, edge_tuples, greedy_b_matching
 from strategies import edge_frames
 
 GRAPHS = sorted((SHARED_DATA / "graphs").glob("*.mtx"))
 CUGRAPH_INPUTS = sorted((SHARED_DATA / "cugraph").glob("*.*"))
 needs_shared = pytest.mark.skipif(not GRAPHS, reason=f"no graphs under {SHARED_DATA}")
 
-
-def as_tuples(frame):
-    return sorted(zip(frame["src"].tolist(), frame["dst"].tolist(),
-                      [float(w) for w in frame["weight"].tolist()]))
 
 
 def oracle(edges, b):
@@ -51,7 +47,7 @@ def as_argument(b):
 def test_equals_greedy_b_matching(case):
     edges, b = case
     result = cm.b_suitor_matching(edges, b=as_argument(b), backend="cpu")
-    assert as_tuples(result) == oracle(edges, b)
+    assert edge_tuples(result) == oracle(edges, b)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -74,7 +70,7 @@ def test_b_one_is_suitor(edges):
     matched = mates[mates["mate"].notna()]
     from_suitor = sorted((v, m, float(w)) for v, m, w in
                          zip(matched["vertex"], matched["mate"], matched["weight"]) if v < m)
-    assert as_tuples(pairs) == from_suitor
+    assert edge_tuples(pairs) == from_suitor
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -143,7 +139,7 @@ def test_real_graphs(path, b):
         # few distinct values: many ties on purpose
         edges["weight"] = rng.integers(1, 8, len(edges)).astype(np.float32)
     result = cm.b_suitor_matching(edges, b=b, backend="cpu")
-    assert as_tuples(result) == oracle(edges, b)
+    assert edge_tuples(result) == oracle(edges, b)
 
 
 @needs_shared
@@ -155,7 +151,7 @@ def test_real_graph_per_vertex_b():
     b = dict(zip(vertices, rng.integers(0, 6, len(vertices)).tolist()))
     frame = pd.DataFrame({"vertex": list(b), "b": list(b.values())})
     result = cm.b_suitor_matching(edges, b=frame, backend="cpu")
-    assert as_tuples(result) == oracle(edges, b)
+    assert edge_tuples(result) == oracle(edges, b)
 
 
 @needs_shared
@@ -165,7 +161,7 @@ def test_cugraph_awkward_inputs(path):
     if "weight" not in edges:
         edges["weight"] = 1.0
     result = cm.b_suitor_matching(edges, b=3, backend="cpu")
-    assert as_tuples(result) == oracle(edges, 3)
+    assert edge_tuples(result) == oracle(edges, 3)
 
 
 def test_networkx_node_attribute_and_isolated_vertex():
@@ -176,7 +172,7 @@ def test_networkx_node_attribute_and_isolated_vertex():
     graph.add_edge("b", "c", weight=1.0)
     nx.set_node_attributes(graph, {"a": 2, "b": 1, "c": 2}, "cap")
     result = cm.b_suitor_matching(graph, b="cap", backend="cpu")
-    assert as_tuples(result) == [("a", "b", 3.0), ("a", "c", 2.0)]
+    assert edge_tuples(result) == [("a", "b", 3.0), ("a", "c", 2.0)]
 
 
 def test_input_is_not_modified():

@@ -52,9 +52,12 @@ def test_one_gpu_cluster_equals_the_single_gpu_call(gpu_client, name, make, part
     edges = make()
     frame = dd.from_pandas(edges, npartitions=partitions)
     mates, stats = cm.suitor_matching(frame, backend="gpu", return_stats=True)
-    assert stats["device"] == "gpu"
+    assert stats["device"] == "gpu" and stats["build"]["device"] == "gpu"
     mates = mates.compute()
     pd.testing.assert_frame_equal(mates, cm.suitor_matching(frame, backend="cpu").compute())
+    # the parts built on the host, copied to the GPU for the supersteps
+    host_built = cm.dask.DistributedGraph(frame, backend="cpu")
+    pd.testing.assert_frame_equal(cm.suitor_matching(host_built, backend="gpu").compute(), mates)
     single = cm.suitor_matching(edges, backend="gpu")
     pd.testing.assert_frame_equal(mates.reset_index(drop=True), single.reset_index(drop=True))
     vertices = np.unique(np.concatenate([edges["src"].to_numpy(), edges["dst"].to_numpy()]))
@@ -62,3 +65,18 @@ def test_one_gpu_cluster_equals_the_single_gpu_call(gpu_client, name, make, part
     pairs = cm.b_suitor_matching(frame, b=b, backend="gpu").compute()
     pd.testing.assert_frame_equal(pairs.reset_index(drop=True), cm.b_suitor_matching(
         edges, b=b, backend="gpu").reset_index(drop=True))
+
+
+def test_cudf_partitions_are_built_and_matched_on_the_gpu(gpu_client):
+    """Dask-cuDF in: the parts built on the worker's GPU (``backend="auto"``),
+    the supersteps there, cuDF partitions out, equal to the CPU result."""
+    cudf = pytest.importorskip("cudf")
+    dask_cudf = pytest.importorskip("dask_cudf")
+    edges = rmat_edges(14, seed=2)
+    frame = dask_cudf.from_cudf(cudf.from_pandas(edges), npartitions=3)
+    mates, stats = cm.suitor_matching(frame, return_stats=True)
+    assert stats["device"] == "gpu" and stats["build"]["device"] == "gpu"
+    got = mates.compute()
+    assert type(got).__module__.startswith("cudf")
+    pd.testing.assert_frame_equal(got.to_pandas(nullable=True).reset_index(drop=True),
+                                  cm.suitor_matching(edges, backend="cpu"), check_dtype=False)

@@ -13,17 +13,13 @@ from hypothesis import strategies as st
 
 import cugraph_match as cm
 from cugraph_match.datasets import read_graph
-from oracle import SHARED_DATA, greedy_b_matching
+from oracle import SHARED_DATA, edge_tuples, greedy_b_matching
 from strategies import edge_frames, multigraphs_with_isolated
 
 pytestmark = [pytest.mark.cudasim,
               # SplitMix64 multiplies wrap on purpose; NumPy scalars warn about it in the simulator
               pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")]
 
-
-def as_tuples(frame):
-    return sorted(zip(frame["src"].tolist(), frame["dst"].tolist(),
-                      [float(w) for w in frame["weight"].tolist()]))
 
 
 @pytest.mark.parametrize("heap_above", [0, 2, 32])  # all heaps, mixed, all scanned slots
@@ -33,7 +29,7 @@ def test_b_suitor_kernel_equals_greedy(b, threads_per_block, heap_above):
     edges = cm.datasets.load("lesmis")
     result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=threads_per_block,
                                   heap_above=heap_above)
-    assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
+    assert edge_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
 
 
 def test_b_suitor_kernel_ties_and_per_vertex_b():
@@ -43,7 +39,7 @@ def test_b_suitor_kernel_ties_and_per_vertex_b():
     b = dict(zip(vertices, np.random.default_rng(3).integers(0, 5, len(vertices)).tolist()))
     for heap_above in (0, 32):
         result = cm.b_suitor_matching(edges, b=pd.Series(b), backend="gpu", heap_above=heap_above)
-        assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"],
+        assert edge_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"],
                                                       b)
         assert result.equals(cm.b_suitor_matching(edges, b=pd.Series(b), backend="cpu"))
 
@@ -54,7 +50,7 @@ def test_b_suitor_kernel_ties_and_per_vertex_b():
 def test_b_suitor_kernel_hypothesis(edges, b, heap_above):
     result = cm.b_suitor_matching(edges, b=b, backend="gpu", threads_per_block=32,
                                   heap_above=heap_above)
-    assert as_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
+    assert edge_tuples(result) == greedy_b_matching(edges["src"], edges["dst"], edges["weight"], b)
 
 
 def test_pair_extraction_paths_agree():

@@ -97,10 +97,10 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
 def piece_nbytes(piece: dict) -> int:
     total = 0
     for value in piece.values():
-        if isinstance(value, np.ndarray):
-            total += value.nbytes
-        elif value is not None:
+        if hasattr(value, "memory_usage"):  # a Series
             total += int(value.memory_usage(index=False, deep=True))
+        elif value is not None:  # a host or device array
+            total += int(value.nbytes)
     return total
 
 

@@ -29,6 +29,7 @@ import pandas as pd
 from ..structure.inputs import DEFAULT_WEIGHT, from_dataframe, frame_library
 from ..structure.validation import EMPTY_MESSAGE, problem_error
 from . import build as b
+from . import build_gpu as bg
 from . import worker as w
 
 log = logging.getLogger("cugraph_match.dask")
@@ -93,6 +94,15 @@ class DistributedGraph:
         Column names, as for a single-machine frame.
     client : distributed.Client, optional
         Defaults to the current client.
+    backend : {"auto", "cpu", "gpu"}
+        Where each worker builds and keeps its part: ``"gpu"`` on the
+        worker's GPU (one per worker, as ``dask_cuda.LocalCUDACluster`` gives;
+        pandas partitions are copied there), ``"auto"`` there when the
+        partitions are cuDF and every worker's GPU works, ``"cpu"`` in host
+        memory.  Integer ids with numeric weights only: other ids are built on
+        the host whatever ``backend`` says.  A graph kept on the GPUs serves
+        the matchings (their supersteps run there); Louvain, Leiden and
+        ``modularity`` on Dask run CPU kernels and take a host graph.
 
     Attributes
     ----------
@@ -115,11 +125,13 @@ class DistributedGraph:
     """
 
     def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
-                 weight: str | None = DEFAULT_WEIGHT, client=None):
+                 weight: str | None = DEFAULT_WEIGHT, client=None, backend: str = "auto"):
+        if backend not in ("auto", "cpu", "gpu"):
+            raise ValueError(f"backend must be 'auto', 'cpu' or 'gpu', got {backend!r}")
         meta = getattr(edges, "_meta", None)
         if meta is None or not hasattr(meta, "columns"):
             raise TypeError(f"expected a Dask DataFrame edge list, got {type(edges).__name__}")
-        self._start(meta, source, destination, weight, client)
+        self._start(meta, source, destination, weight, client, backend=backend)
         self._built_or_freed(partition_futures(self.client, edges), meta)
 
     @classmethod
@@ -138,7 +150,8 @@ class DistributedGraph:
         graph._built_or_freed(pieces, meta)
         return graph
 
-    def _start(self, meta, source, destination, weight, client, summed: bool = False) -> None:
+    def _start(self, meta, source, destination, weight, client, summed: bool = False,
+               backend: str = "cpu") -> None:
         found = from_dataframe(meta, source, destination, weight)  # the column errors
         if found is None:
             raise TypeError("a Dask edge list needs pandas or cuDF partitions, got "
@@ -148,6 +161,9 @@ class DistributedGraph:
         self.source, self.destination, self.weight = source, destination, found.weight
         self.weighted = found.weight is not None
         self.device_frames = frame_library(meta) is not pd
+        self.backend = backend
+        self.on_gpu = False  # the parts built and kept on the workers' GPUs
+        self._gpu_states: list | None = None
         # client.nthreads() lists every worker (scheduler_info() may list a few)
         self.workers = sorted(self.client.nthreads())
         self.gid = f"cugraph-match-{uuid.uuid4().hex}"
@@ -186,7 +202,9 @@ class DistributedGraph:
         self._check(summaries)
         id_dtype = self._id_dtype(meta, summaries)
         self.boundaries = _boundaries(summaries, p, id_dtype)
-        routes = [client.submit(b.route_partition, part, self.source, self.destination,
+        self.on_gpu = device = self._builds_on_gpu(meta, id_dtype)
+        steps = bg if device else b  # where the rows are routed, taken and kept
+        routes = [client.submit(steps.route_partition, part, self.source, self.destination,
                                 self.boundaries, p, id_dtype, pure=False)
                   for part in parts]
         holders = client.who_has(parts)
@@ -202,7 +220,7 @@ class DistributedGraph:
                 i = (k * len(parts) // p + j) % len(parts)
                 where = {"workers": [source_of[i]], "allow_other_workers": True} \
                     if source_of[i] is not None else {}
-                piece = client.submit(b.take_piece, parts[i], routes[i], k, self.source,
+                piece = client.submit(steps.take_piece, parts[i], routes[i], k, self.source,
                                       self.destination, self.weight, id_dtype, after,
                                       pure=False, **where)
                 after = client.submit(b.absorb_piece, key, piece, after, workers=[address],
@@ -212,7 +230,7 @@ class DistributedGraph:
                 del piece
         builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
                                 self.weighted, self.device_frames, self._what, self.summed,
-                                absorbs[k][-1], workers=[address], pure=False)
+                                device, absorbs[k][-1], workers=[address], pure=False)
                   for k, address in enumerate(self.workers)]
         # dropped before the builds end, so that the workers free each piece
         # once it is absorbed and each route once its rows are taken (the
@@ -240,7 +258,7 @@ class DistributedGraph:
         rows = sum(s["rows"] for s in summaries)
         row_bytes = sum(s.get("bytes", 0) for s in summaries) / max(rows, 1)
         self.stats = {
-            "rows": rows, "workers": p,
+            "rows": rows, "workers": p, "device": "gpu" if device else "cpu",
             "vertices": int(self.offsets[-1]),
             # a worker's rows hold its inner edges twice and its cut edges once
             "edges": sum(i["entries"] for i in infos) // 2,
@@ -253,9 +271,51 @@ class DistributedGraph:
             "weight_table_bytes": [i["table"] for i in infos],
             "phases": [i["phases"] for i in infos],
         }
-        log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers "
+        log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers' %ss "
                  "(%s cut edges, %s bytes moved)", self.stats["vertices"], self.stats["edges"],
-                 p, cut_edges, moved)
+                 p, self.stats["device"].upper(), cut_edges, moved)
+
+    def gpu_states(self) -> list[dict]:
+        """Each worker's GPU: usable for real (``real``), able to run the
+        kernels (``kernels``: a real GPU or Numba's simulator), and why not
+        (``reason``); asked once per graph."""
+        if self._gpu_states is None:
+            self._gpu_states = self.client.gather([
+                self.client.submit(w.gpu_state, workers=[a], pure=False) for a in self.workers])
+        return self._gpu_states
+
+    def require_gpus(self) -> None:
+        """A ``RuntimeError`` naming the first worker that cannot run the GPU
+        kernels, and why."""
+        for address, state in zip(self.workers, self.gpu_states()):
+            if not state["kernels"]:
+                raise RuntimeError(
+                    f"backend='gpu' needs a usable CUDA GPU on every Dask worker (compute "
+                    f"capability 7.0 or newer, CuPy and numba-cuda); worker {address}: "
+                    f"{state['reason']}. Use backend='cpu' or 'auto'.")
+
+    def _builds_on_gpu(self, meta, id_dtype) -> bool:
+        """Whether the parts are built on the workers' GPUs (see ``backend``):
+        integer ids with numeric weights, and ``"gpu"``, or ``"auto"`` with cuDF
+        partitions and a working GPU on every worker."""
+        if self.summed or self.backend == "cpu" or \
+                (self.backend == "auto" and not self.device_frames):
+            return False
+        if self.backend == "gpu":
+            self.require_gpus()
+        elif not all(state["real"] for state in self.gpu_states()):
+            return False
+        plain_numbers = all(
+            isinstance(meta[c].dtype, np.dtype) and meta[c].dtype.kind in "iu"
+            for c in (self.source, self.destination)) and \
+            (id_dtype is None or id_dtype.kind in "iu") and \
+            (self.weight is None or (isinstance(meta[self.weight].dtype, np.dtype) and
+                                     meta[self.weight].dtype.kind in "iuf"))
+        if not plain_numbers:
+            log.info("cugraph_match.dask: ids other than plain integers (or weights other "
+                     "than plain numbers) are renumbered on the host; the parts are built "
+                     "there")
+        return plain_numbers
 
     def _check(self, summaries) -> None:
         """The single-machine validation over all partitions: the first check

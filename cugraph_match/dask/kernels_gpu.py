@@ -37,6 +37,7 @@ import numpy as np
 from numba import cuda, int64, uint32, uint64
 
 from ..structure.device import launch
+from ..structure.output import row_ids
 from ..structure.offer_slots_gpu import REJECTED, offer_heap, offer_scan
 
 PROPOSE = 0
@@ -208,27 +209,30 @@ def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_
     open_until[v] = j
 
 
-def start_run(part, cap: np.ndarray, slot_start: np.ndarray, closing: np.ndarray,
-              quiet: np.ndarray, xp) -> dict:
-    """The run's device state: the part's arrays copied to the device, empty
-    offer slots (``slot_start``: their starts over the local ids, from the
-    capacities ``cap``), the proposals owed, and the host's ``closing``
-    (owned vertices of capacity 0, told in the first superstep) and
-    ``quiet`` (no cut edge) flags."""
+def start_run(part, slot_start, closing, quiet, xp) -> dict:
+    """The run's device state: the part's arrays on the device (copied there
+    from a host part; a part built on the device is used as it is), empty
+    offer slots (``slot_start``: their starts over the local ids, each
+    vertex's capacity apart), the proposals owed, and the ``closing`` (owned
+    vertices of capacity 0, told in the first superstep) and ``quiet`` (no
+    cut edge) flags, host or device arrays."""
     pref = part.pref
     n = int(part.labels.shape[0])
     cuts = int(part.cut_own.shape[0])
-    changed = np.zeros(n, dtype=np.uint8)
-    changed[closing] = 1
+    changed = xp.zeros(n, dtype=np.uint8)
+    if int(closing.shape[0]):
+        changed[xp.asarray(closing)] = 1
+    starts = xp.asarray(slot_start)
     device = {name: xp.asarray(value) for name, value in (
         ("offsets", pref.offsets), ("indices", pref.indices), ("keys", pref.keys),
         ("owner_of", part.owner_of), ("cut_start", part.cut_start),
         ("cut_pair", part.cut_pair), ("cut_own", part.cut_own),
         ("cut_ghost", part.cut_ghost), ("cut_key", part.cut_key),
-        ("entry_cut", part.entry_cut), ("slot_start", slot_start), ("changed", changed),
+        ("entry_cut", part.entry_cut), ("slot_start", starts), ("changed", changed),
         ("quiet", quiet), ("next_edge", pref.offsets[:-1].astype(np.int64)),
         ("open_until", pref.offsets[1:].astype(np.int64)),
-        ("owed", np.repeat(np.arange(n, dtype=np.int64), cap)))}
+        # each vertex once per slot, in vertex order (``np.repeat(arange, cap)``)
+        ("owed", row_ids(starts, xp)))}
     device.update(
         slots=xp.zeros(int(slot_start[-1]), dtype=np.uint64),
         floor=xp.zeros(n, dtype=np.uint64), lock=xp.zeros(n, dtype=np.int32),

@@ -43,7 +43,11 @@ def check_dask_backend(backend: str, gpu_kernels: bool = False) -> None:
 def as_distributed_graph(graph: Any, source: str = "src", destination: str = "dst",
                          weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
                          gpu_kernels: bool = False):
-    """A :class:`DistributedGraph` of a Dask edge list (used as it is when it is one)."""
+    """A :class:`DistributedGraph` of a Dask edge list (used as it is when it
+    is one).  ``gpu_kernels``: the caller runs the matchings' supersteps,
+    which take parts built on the workers' GPUs (``backend`` says where an
+    edge list's parts are built); other callers run CPU kernels on host
+    parts."""
     check_dask_backend(backend, gpu_kernels)
     if isinstance(graph, DistributedGraph):
         given = {"source": (source, "src"), "destination": (destination, "dst"),
@@ -52,29 +56,36 @@ def as_distributed_graph(graph: Any, source: str = "src", destination: str = "ds
         if changed:
             raise ValueError(f"{', '.join(changed)} cannot be set for a DistributedGraph: its "
                              f"columns were chosen when it was built")
+        if graph.on_gpu and not gpu_kernels:
+            raise ValueError("this DistributedGraph keeps its parts on the workers' GPUs "
+                             "(built with backend='gpu', or 'auto' on cuDF partitions), and "
+                             "Louvain, Leiden and modularity run CPU kernels on Dask: build it "
+                             "with backend='cpu' for them")
         return graph
-    return DistributedGraph(graph, source, destination, weight)
+    return DistributedGraph(graph, source, destination, weight,
+                            backend=backend if gpu_kernels else "cpu")
 
 
 def supersteps_on_gpu(graph: DistributedGraph, backend: str) -> bool:
-    """Whether the workers run the b-Suitor supersteps on their GPUs:
+    """Whether the workers run the b-Suitor supersteps on their GPUs: always
+    for a graph whose parts live there (``"cpu"`` is then refused), else
     ``"gpu"`` always (an error naming the first worker without a usable GPU
     and why), ``"auto"`` when the partitions are cuDF and every worker's GPU
     works (``structure.device.probe`` on each), ``"cpu"`` never.  The CPU and
     GPU kernels reach the same matching: the choice moves the work, not the
     result."""
+    if graph.on_gpu:
+        if backend == "cpu":
+            raise ValueError("backend='cpu' on a DistributedGraph whose parts live on the "
+                             "workers' GPUs (built with backend='gpu', or 'auto' on cuDF "
+                             "partitions): its supersteps run there; build it with "
+                             "backend='cpu' to run them on the host")
+        return True
     if backend == "cpu" or (backend == "auto" and not graph.device_frames):
         return False
-    states = graph.client.gather([graph.client.submit(w.gpu_state, workers=[a], pure=False)
-                                  for a in graph.workers])
     if backend == "auto":
-        return all(s["real"] for s in states)
-    for address, state in zip(graph.workers, states):
-        if not state["kernels"]:
-            raise RuntimeError(f"backend='gpu' needs a usable CUDA GPU on every Dask worker "
-                               f"(compute capability 7.0 or newer, CuPy and numba-cuda); "
-                               f"worker {address}: {state['reason']}. Use backend='cpu' or "
-                               f"'auto'.")
+        return all(s["real"] for s in graph.gpu_states())
+    graph.require_gpus()
     return True
 
 

@@ -26,7 +26,7 @@ from ..structure.output import (masked_values, new_frame, output_weights, pairs_
                                 take_labels)
 from ..structure.checks import plain
 from ..structure.validation import edge_problems
-from . import build, kernels
+from . import build, build_gpu, kernels
 
 #: The parts of distributed graphs held by this worker process, by
 #: :func:`part_key` (graph id and worker number).
@@ -34,7 +34,7 @@ PARTS: dict[str, "LocalPart"] = {}
 
 
 def _host(frame):
-    """A partition as pandas (cuDF partitions are brought to the host)."""
+    """A partition (or a column) as pandas (cuDF ones are brought to the host)."""
     return frame.to_pandas() if hasattr(frame, "to_pandas") and frame_library(frame) is not pd \
         else frame
 
@@ -59,13 +59,17 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
         return summary
     columns = [source, destination] + ([weight] if weight is not None else [])
     summary["bytes"] = int(frame[columns].memory_usage(index=False, deep=True).sum())
-    host = _host(frame[[source, destination]])
-    ids = [host[source], host[destination]]
+    ids = [frame[source], frame[destination]]
+    if not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "iuf" for c in ids):
+        # strings, categories, objects: their types are read on the host (plain
+        # numbers are sampled where they lie: a cuDF partition stays on its GPU)
+        host = _host(frame[[source, destination]])
+        ids = [host[source], host[destination]]
     summary["types"] = _id_types(ids)  # the client refuses unorderable ids before sorting
     rng = np.random.default_rng(seed)
     take = rng.integers(0, 2 * rows, size=min(sample_size, 2 * rows))
     first = take < rows
-    sample = pd.concat([ids[0].iloc[take[first]], ids[1].iloc[take[~first] - rows]],
+    sample = pd.concat([_host(ids[0].iloc[take[first]]), _host(ids[1].iloc[take[~first] - rows])],
                        ignore_index=True)
     summary["sample"] = sample
     summary["bounds"] = [(int(c.min()), int(c.max())) if c.dtype.kind in "iu" else None
@@ -147,6 +151,14 @@ class LocalPart:
     keys: int  # edge keys run below this (local undirected edges + 1)
     run: dict = field(default_factory=dict)
     results: dict = field(default_factory=dict)
+    #: the array module of a part built and kept on the worker's GPU
+    #: (``labels`` is then an array of the caller's ids and every array but
+    #: ``cut_start`` lives on the device); None for a host part
+    xp: Any = None
+
+    @property
+    def on_device(self) -> bool:
+        return self.xp is not None
 
     def nbytes(self) -> int:
         arrays = [self.owner_of, self.pref.offsets, self.pref.indices, self.pref.keys,
@@ -156,24 +168,58 @@ class LocalPart:
             arrays.append(self.pref.weight_of_key)
         if self.loop is not None:
             arrays.append(self.loop)
-        return int(sum(a.nbytes for a in arrays) + self.labels.memory_usage(deep=False))
+        labels = self.labels.nbytes if self.on_device else self.labels.memory_usage(deep=False)
+        return int(sum(a.nbytes for a in arrays) + labels)
+
+    def label(self, i: int):
+        """The caller's id of local vertex i, as a Python scalar."""
+        if self.on_device:
+            return plain(build_gpu.host_array(self.labels[i:i + 1])[0])
+        return plain(self.labels.iloc[i])
+
+    def owned_labels(self) -> pd.Series:
+        """The caller's ids of the owned vertices, on the host (a device
+        part's are copied: the per-vertex frames a caller passes are matched
+        against them there)."""
+        if self.on_device:
+            return pd.Series(build_gpu.host_array(self.labels[self.own_lo:self.own_hi]))
+        return self.labels.iloc[self.own_lo:self.own_hi].reset_index(drop=True)
 
 
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
-               device_frames: bool, what: str, summed: bool, *absorbed) -> dict:
+               device_frames: bool, what: str, summed: bool, device: bool,
+               *absorbed) -> dict:
     """Build and keep this worker's part from the pieces it absorbed
     (``absorbed``: its absorbs, so that the build runs after them); ``gid`` is
     the part's key (:func:`part_key`); ``summed``: parallel edges add their
-    weights (``build.local_edges``).  The stages' memory and CPU time are
-    reported in ``phases`` (the process's peak resident bytes so far, its
-    resident bytes, this thread's CPU seconds) for the benchmark."""
+    weights (``build.local_edges``); ``device``: built and kept on this
+    worker's GPU (:mod:`cugraph_match.dask.build_gpu`, from pieces taken by
+    its ``take_piece``).  The stages' memory and CPU time are reported in
+    ``phases`` (the process's peak resident bytes so far, its resident bytes,
+    this thread's CPU seconds) for the benchmark."""
     phases = [_phase("absorbed")]
     pieces = build.STAGED.pop(gid, [])
+    if device:
+        part = _device_part(pieces, me, workers, boundaries, weighted, device_frames, phases)
+    else:
+        part = _host_part(pieces, me, workers, boundaries, weighted, device_frames, what,
+                          summed, phases)
+    check_cut_sizes(part.cut_start)
+    PARTS[gid] = part
+    phases.append(_phase("part"))
+    pref = part.pref
+    return {"owned": part.own_hi - part.own_lo, "local": int(part.labels.shape[0]),
+            "entries": int(pref.indices.shape[0]),
+            "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
+            "cut": np.diff(part.cut_start).tolist(), "nbytes": part.nbytes(),
+            "label_dtype": part.labels.dtype, "device": part.on_device, "phases": phases}
+
+
+def _host_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
+               device_frames: bool, what: str, summed: bool, phases: list) -> LocalPart:
     labels, edges = build.local_edges(pieces, weighted, what, summed)
-    del pieces
     phases.append(_phase("edges"))
     n = len(labels)
-    ids = np.int32 if n < 2**31 else np.int64
     owner_of = (owners(labels, boundaries) if workers > 1 else np.zeros(n)).astype(np.int32)
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
@@ -183,16 +229,18 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     phases.append(_phase("preference"))
     cut_start, pair, key, own, ghost, entry_cut = kernels.ordered_cut_edges(
         pref.offsets, pref.indices, pref.keys, own_lo, own_hi, owner_of, workers)
-    check_cut_sizes(cut_start)
-    part = LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
+    return LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
                      pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
-    del pair, key, own, ghost
-    PARTS[gid] = part
-    phases.append(_phase("part"))
-    return {"owned": own_hi - own_lo, "local": n, "entries": int(pref.indices.shape[0]),
-            "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
-            "cut": np.diff(cut_start).tolist(), "nbytes": part.nbytes(),
-            "label_dtype": labels.dtype, "phases": phases}
+
+
+def _device_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
+                 device_frames: bool, phases: list) -> LocalPart:
+    a = build_gpu.local_part(pieces, boundaries, me, workers, weighted)
+    phases.append(_phase("device"))
+    return LocalPart(me, workers, a["labels"], a["own_lo"], a["own_hi"], a["owner_of"],
+                     a["pref"], a["loop"], a["cut_start"], a["cut_pair"], a["cut_own"],
+                     a["cut_ghost"], a["cut_key"], a["entry_cut"], weighted, device_frames,
+                     a["keys"], xp=a["xp"])
 
 
 def _status_bytes(field: str) -> int:
@@ -242,7 +290,7 @@ def owned_ids(gid: str, ids: pd.Series, positions: np.ndarray):
     """Local ids of the caller ids ``ids`` sent to this worker (all in its
     range); returns (local ids, positions of the ids that are not vertices)."""
     part = PARTS[gid]
-    owned = part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True)
+    owned = part.owned_labels()
     if len(ids) == 0:
         return np.zeros(0, dtype=np.int64), positions[:0]
     at = np.minimum(owned.searchsorted(ids.to_numpy()), max(len(owned) - 1, 0))
@@ -273,7 +321,7 @@ def assign_capacities(gid: str, b) -> dict:
     given[local[known] - part.own_lo] = True
     lacking = np.flatnonzero(~given)
     report["lacking"] = len(lacking)
-    report["first_lacking"] = plain(part.labels.iloc[part.own_lo + lacking[0]]) \
+    report["first_lacking"] = part.label(part.own_lo + int(lacking[0])) \
         if len(lacking) else None
     part.run["cap"] = cap
     return report
@@ -292,9 +340,17 @@ def gpu_state() -> dict:
 def start_run(gid: str, device: bool = False) -> int:
     """Fresh b-Suitor state from the kept capacities; returns proposals owed.
     ``device``: the supersteps run on this worker's GPU
-    (:mod:`cugraph_match.dask.kernels_gpu`; the part's arrays are copied
-    there once per run)."""
+    (:mod:`cugraph_match.dask.kernels_gpu`; a host part's arrays are copied
+    there once per run, a part built there is used as it is)."""
     part = PARTS[gid]
+    if part.on_device:
+        if not device:  # the client refuses this first (matching.supersteps_on_gpu)
+            raise ValueError("this part lives on the worker's GPU: its supersteps run there")
+        from . import kernels_gpu
+
+        slot_start, closing, quiet = build_gpu.run_arrays(part, part.run["cap"])
+        part.run["gpu"] = kernels_gpu.start_run(part, slot_start, closing, quiet, part.xp)
+        return int(slot_start[-1])
     pref = part.pref
     n = part.labels.shape[0]
     degree = np.diff(pref.offsets).astype(np.int64)
@@ -311,7 +367,7 @@ def start_run(gid: str, device: bool = False) -> int:
         from ..structure.backend import resolve_backend
         from . import kernels_gpu
 
-        run["gpu"] = kernels_gpu.start_run(part, cap, slot_start, closing, quiet,
+        run["gpu"] = kernels_gpu.start_run(part, slot_start, closing, quiet,
                                            resolve_backend("gpu").xp)
         return int(cap.sum())
     run["slot_start"] = slot_start
@@ -403,6 +459,15 @@ def finish_run(gid: str) -> int:
     it reports in a b-matching (those whose lower end it owns)."""
     part = PARTS[gid]
     run = part.run
+    if part.on_device:  # the matched edges found where the part lives
+        d = run.pop("gpu")["device"]
+        lo, hi, key = build_gpu.matched_pairs(d["slots"], d["slot_start"], d["out_pending"],
+                                              part.cut_own, part.cut_ghost, part.cut_key,
+                                              part.xp)
+        del d
+        part.results["pairs"] = (lo, hi, key)
+        part.run = {"cap": run["cap"]}
+        return int((lo >= part.own_lo).sum())
     if "gpu" in run:
         from . import kernels_gpu
 
@@ -424,16 +489,35 @@ def _device(frame, part: LocalPart):
     return cudf.from_pandas(frame)  # pragma: no cover
 
 
+def _result_columns(part: LocalPart):
+    """Where a result frame is made: (frame library, the local vertices'
+    caller ids as its Series, array module).  A device part's frames are
+    made on the device for cuDF partitions (no host copy), on the host for
+    pandas ones (the results copied back, as one machine returns pandas)."""
+    if not part.on_device:
+        return pd, part.labels, np
+    if part.device_frames:
+        import cudf  # pragma: no cover - needs a GPU worker
+
+        return cudf, cudf.Series(part.labels, name="vertex"), part.xp  # pragma: no cover
+    return pd, pd.Series(build_gpu.host_array(part.labels), name="vertex"), part.xp
+
+
+def _indexed(frame, lib, offset: int, count: int):
+    frame.index = lib.RangeIndex(offset, offset + count)
+    return frame
+
+
 def pairs_partition(gid: str, offset: int):
     """``src | dst | weight`` of this worker's matched edges, indexed from ``offset``."""
     part = PARTS[gid]
     lo, hi, key = part.results.pop("pairs")
     mine = lo >= part.own_lo
     lo, hi, key = lo[mine], hi[mine], key[mine]
-    weights = part.pref.weights(key.astype(np.int64), np)
-    frame = pairs_frame(part.labels, pd, lo, hi, weights)
-    frame.index = pd.RangeIndex(offset, offset + len(frame))
-    return _device(frame, part)
+    lib, labels, xp = _result_columns(part)
+    weights = part.pref.weights(key.astype(np.int64), xp)
+    frame = _indexed(pairs_frame(labels, lib, lo, hi, weights), lib, offset, int(lo.shape[0]))
+    return frame if part.on_device else _device(frame, part)
 
 
 def mates_partition(gid: str, offset: int):
@@ -442,20 +526,22 @@ def mates_partition(gid: str, offset: int):
     part = PARTS[gid]
     lo, hi, key = part.results.pop("pairs")
     n_own = part.own_hi - part.own_lo
-    mate = np.full(part.labels.shape[0], -1, dtype=np.int64)
-    mkey = np.zeros(part.labels.shape[0], dtype=np.int64)
+    lib, labels, xp = _result_columns(part)
+    n = int(labels.shape[0])
+    mate = xp.full(n, -1, dtype=np.int64)
+    mkey = xp.zeros(n, dtype=np.int64)
     mate[lo], mate[hi] = hi, lo
     mkey[lo], mkey[hi] = key, key
     mate = mate[part.own_lo:part.own_hi]
     missing = mate < 0
-    weights = part.pref.weights(mkey[part.own_lo:part.own_hi], np)
-    frame = new_frame(pd, {
-        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
-        "mate": take_labels(part.labels, mate, missing, pd),
-        "weight": masked_values(output_weights(weights), missing, pd),
+    weights = part.pref.weights(mkey[part.own_lo:part.own_hi], xp)
+    frame = new_frame(lib, {
+        "vertex": labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
+        "mate": take_labels(labels, mate, missing, lib),
+        "weight": masked_values(output_weights(weights), missing, lib),
     })
-    frame.index = pd.RangeIndex(offset, offset + n_own)
-    return _device(frame, part)
+    frame = _indexed(frame, lib, offset, n_own)
+    return frame if part.on_device else _device(frame, part)
 
 
 # --------------------------------------------------------------------------

@@ -158,6 +158,18 @@ def renumber(parts: list, lib, xp, what: str) -> tuple[list, Any]:
     return _factorize(parts, lib, xp, what)
 
 
+def renumber_integer_arrays(arrays: list, xp) -> tuple[list, Any]:
+    """Integer id arrays of one dtype, already in ``xp``, renumbered together:
+    one code array per input (int32 below 2**31 ids, else int64) and the
+    sorted distinct ids as an ``xp`` array of that dtype.  The integer path
+    of :func:`renumber`, for callers that hold plain arrays rather than
+    Series (a Dask worker's pieces on its GPU)."""
+    dtype = arrays[0].dtype
+    if xp is np:
+        return _integer_host(arrays, dtype)
+    return _integer_xp(arrays, dtype, xp)
+
+
 def _refuse_inexact_float_promotion(parts, what: str) -> None:
     """Integer id columns beside float ones are joined as float64, which would
     merge integer ids beyond 2**53 that float64 cannot hold exactly (2**53 and
