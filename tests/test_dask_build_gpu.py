@@ -9,8 +9,8 @@ host code on the strict CuPy stand-in:
   the host kernels' (``kernels.quiet_vertices``, ``kernels.matched_pairs``);
 * on a threaded cluster, the matchings of a graph built on the workers'
   GPUs equal the greedy oracle and the host-built graph's, row for row; ids
-  the device build does not take (strings) are built on the host; CPU-only
-  algorithms refuse a graph kept on the GPUs with a clear error.
+  the device build does not take (strings) are built on the host; Louvain
+  and modularity read a host copy of the device parts.
 """
 
 from __future__ import annotations
@@ -235,21 +235,27 @@ def test_shared_graph_built_on_the_gpus_on_the_stand_in(simulated_gpu_client, na
     assert graph.stats["cut_edges"] == host.stats["cut_edges"]
 
 
-def test_cpu_algorithms_refuse_a_graph_kept_on_the_gpus(simulated_gpu_client):
-    edges = cm.datasets.load("karate")
+def test_cpu_algorithms_on_a_graph_kept_on_the_gpus(simulated_gpu_client):
+    """Louvain and modularity (CPU kernels on Dask) read a host copy of the
+    device parts: the same results as on the host-built graph; CPU
+    supersteps on device parts are refused with a clear error; the graph
+    still matches on its GPUs afterwards."""
+    edges = cm.datasets.load("lesmis")
     frame = dd.from_pandas(edges, npartitions=2)
+    host = cm.dask.DistributedGraph(frame, backend="cpu")
+    expected_parts, expected_q = cm.louvain(host)
     with installed():
         graph = cm.dask.DistributedGraph(frame, backend="gpu")
         with pytest.raises(ValueError, match="backend='cpu' on a DistributedGraph whose "
                                              "parts live on the workers' GPUs"):
             cm.suitor_matching(graph, backend="cpu")
-        with pytest.raises(ValueError, match="Louvain, Leiden and modularity run CPU kernels"):
-            cm.louvain(graph)
-        parts = cm.louvain(edges, backend="cpu")[0]
-        with pytest.raises(ValueError, match="Louvain, Leiden and modularity run CPU kernels"):
-            cm.modularity(graph, parts)
-        # the graph still serves the matchings after the refusals
+        parts, q = cm.louvain(graph)
+        parts = parts.compute()
+        assert cm.modularity(graph, parts) == pytest.approx(q, abs=1e-12)
         mates = cm.suitor_matching(graph).compute()
+    assert graph.on_gpu
+    assert q == expected_q
+    pd.testing.assert_frame_equal(parts, expected_parts.compute())
     pd.testing.assert_frame_equal(mates.reset_index(drop=True),
                                   cm.suitor_matching(edges, backend="cpu"))
 

@@ -102,7 +102,8 @@ class DistributedGraph:
         memory.  Integer ids with numeric weights only: other ids are built on
         the host whatever ``backend`` says.  A graph kept on the GPUs serves
         the matchings (their supersteps run there); Louvain, Leiden and
-        ``modularity`` on Dask run CPU kernels and take a host graph.
+        ``modularity`` on Dask run CPU kernels on a copy of each part in its
+        worker's host memory, made on first use.
 
     Attributes
     ----------

@@ -1,7 +1,7 @@
 """What the workers run for Louvain on a distributed graph (driver:
 ``dask/louvain.py``).
 
-Each worker keeps, beside its part (``worker.PARTS``), the community of every
+Each worker keeps, beside its part (``worker.host_part``), the community of every
 local vertex (owned and ghost) as an id in ``0..n-1`` of the level's vertices.
 During a move phase it numbers the distinct communities of its local
 vertices in id order (its *slots*: a vertex moves only to a community one of
@@ -27,7 +27,7 @@ from numba import njit
 from ..structure.edges import merge_parallel_edges
 from ..structure.hashing import GOLDEN, mix64
 from . import build, kernels
-from .worker import PARTS
+from .worker import host_part, holds_part
 
 #: The key of the Louvain state in ``LocalPart.run``.
 STATE = "louvain"
@@ -314,7 +314,7 @@ def start(gid: str, first: int) -> dict:
     """Louvain state for this worker's part: every owned vertex alone in a
     community named by its level-wide id (``first`` is the id of the first
     owned vertex); returns the owned degrees' sum."""
-    part = PARTS[gid]
+    part = host_part(gid)
     n = part.labels.shape[0]
     pref = part.pref
     # the part's own float64 table, not a copy (read only here)
@@ -333,8 +333,8 @@ def start(gid: str, first: int) -> dict:
 def relabel(gid: str, ids: np.ndarray, values: np.ndarray) -> None:
     """Owned vertices in community ``c`` move to ``values[i]`` where
     ``ids[i] == c`` (``ids`` sorted; every present community listed)."""
-    state = PARTS[gid].run[STATE]
-    part = PARTS[gid]
+    state = host_part(gid).run[STATE]
+    part = host_part(gid)
     own = state["community"][part.own_lo:part.own_hi]
     state["community"][part.own_lo:part.own_hi] = values[np.searchsorted(ids, own)]
 
@@ -342,14 +342,14 @@ def relabel(gid: str, ids: np.ndarray, values: np.ndarray) -> None:
 def owned_block(gid: str, previous, k: int):
     """Communities of this worker's ends of the cut edges it shares with k
     (``previous``: the task that must run first)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     cut = slice(part.cut_start[k], part.cut_start[k + 1])
     return part.run[STATE]["community"][part.cut_own[cut]]
 
 
 def owned_labels(gid: str, previous, k: int):
     """:func:`owned_block` for the component labels."""
-    part = PARTS[gid]
+    part = host_part(gid)
     cut = slice(part.cut_start[k], part.cut_start[k + 1])
     return part.run[STATE]["label"][part.cut_own[cut]]
 
@@ -377,7 +377,7 @@ def phase_totals(gid: str, *blocks) -> dict:
     """Take the ghosts' communities, number the slots; returns this worker's
     summed degree and member count per community of its owned vertices, its
     slots' ids and its share of the modularity sums."""
-    part = PARTS[gid]
+    part = host_part(gid)
     _receive(part, blocks)
     state = part.run[STATE]
     _install_slots(state)
@@ -394,7 +394,7 @@ def phase_totals(gid: str, *blocks) -> dict:
 def phase_start(gid: str, values: tuple, seed_words: list) -> None:
     """The slots' totals and sizes (``values``, from the client) and the
     phase's scratch and visiting order."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     degree = np.diff(part.pref.offsets)
     state.update(touched=np.empty(int(degree.max()) + 1 if degree.shape[0] else 1,
@@ -407,7 +407,7 @@ def phase_start(gid: str, values: tuple, seed_words: list) -> None:
 def take_totals(gid: str, values: tuple) -> None:
     """The current totals and sizes of this worker's slots, from the client
     (after :func:`receive` numbered them)."""
-    state = PARTS[gid].run[STATE]
+    state = host_part(gid).run[STATE]
     # the pass writes its own moves into them: a read-only buffer is copied
     total, size = (a if a.flags.writeable else a.copy() for a in values)
     state["total"], state["size"] = total, size
@@ -430,7 +430,7 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_rule: int
          singleton_rule: bool = True) -> dict:
     """One pass of local moving over the owned vertices; returns this
     worker's moves as per-community changes of degree sum and size."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     pref = part.pref
     slot_ids, slot_of = state["slot_ids"], state["slot_of"]
@@ -456,7 +456,7 @@ def receive(gid: str, *blocks) -> dict:
     """Take the ghosts' new communities and number the slots again; returns
     the slots' ids and the modularity sums of the new partition (the
     totals follow in :func:`take_totals`)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     _receive(part, blocks)
     _install_slots(state)
@@ -465,13 +465,13 @@ def receive(gid: str, *blocks) -> dict:
 
 def undo(gid: str) -> None:
     """Take back the last pass (its modularity fell); the phase ends."""
-    state = PARTS[gid].run[STATE]
+    state = host_part(gid).run[STATE]
     state["community"] = state.pop("before")
 
 
 def phase_end(gid: str) -> None:
     """Free the per-community arrays of the phase."""
-    state = PARTS[gid].run[STATE]
+    state = host_part(gid).run[STATE]
     for name in ("total", "size", "to_community", "touched", "order", "before", "slot_ids",
                  "slot_of"):
         state.pop(name, None)
@@ -481,7 +481,7 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     """``src | dst | weight`` of this worker's share of the next level
     (communities as vertices, parallel edges summed here; the same pair may
     come from several workers)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     pref = part.pref
     # buckets over the local vertices' communities (sorted ids), not over
@@ -506,7 +506,7 @@ def coarse_edges(gid: str) -> pd.DataFrame:
 def owned_communities(gid: str) -> pd.DataFrame:
     """``vertex | community``: this worker's owned vertices (their ids in the
     caller's graph) and their communities."""
-    part = PARTS[gid]
+    part = host_part(gid)
     return pd.DataFrame({
         "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
         "community": part.run[STATE]["community"][part.own_lo:part.own_hi]})
@@ -514,7 +514,7 @@ def owned_communities(gid: str) -> pd.DataFrame:
 
 def first_members(gid: str) -> dict:
     """Per community of the owned vertices, its first owned vertex (level id)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     own = state["community"][part.own_lo:part.own_hi]
     ids, first = np.unique(own, return_index=True)
@@ -524,7 +524,7 @@ def first_members(gid: str) -> dict:
 def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     """``vertex | community`` of the owned vertices, communities as ``codes``
     (``codes[i]`` for community ``ids[i]``), indexed from ``offset``; ends the run."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run.pop(STATE)
     own = state["community"][part.own_lo:part.own_hi]
     frame = pd.DataFrame({
@@ -542,7 +542,7 @@ def refinement_start(gid: str, *blocks) -> dict:
     """Take the ghosts' communities and keep every local vertex's as its
     ``parent`` for a distributed refinement; returns the owned vertices'
     degree sums per community (``ids``, ``sums``)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     _receive(part, blocks)
     state = part.run[STATE]
     state["parent"] = state["community"].copy()
@@ -556,7 +556,7 @@ def refinement_singletons(gid: str, values: tuple, two_m: float, resolution: flo
     id) and marked eligible to join one when it is well connected to its
     community S, w(v, S - v) >= γ k_v (K_S - k_v) / 2m as Leiden's refinement
     asks; ``values``: (community ids, K_S) of the owned vertices'."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     ids, community_total = values
     own = slice(part.own_lo, part.own_hi)
@@ -575,7 +575,7 @@ def refined_parents(gid: str) -> pd.DataFrame:
     """``refined | parent``: each sub-community of the owned vertices after a
     distributed refinement and the community it lies in (level-wide ids);
     the refinement's state is dropped."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     refined, first = np.unique(state["community"][part.own_lo:part.own_hi], return_index=True)
     parent = state.pop("parent")[part.own_lo:part.own_hi][first]
@@ -585,7 +585,7 @@ def refined_parents(gid: str) -> pd.DataFrame:
 
 def unrefine(gid: str) -> None:
     """Take back a distributed refinement: every local vertex in its community."""
-    state = PARTS[gid].run[STATE]
+    state = host_part(gid).run[STATE]
     state["community"] = state.pop("parent")
     state.pop("eligible", None)
 
@@ -593,7 +593,7 @@ def unrefine(gid: str) -> None:
 def components_start(gid: str, *blocks) -> None:
     """Take the ghosts' communities; group the local vertices by community
     along the owned rows; every owned vertex's label is its level-wide id."""
-    part = PARTS[gid]
+    part = host_part(gid)
     _receive(part, blocks)
     state = part.run[STATE]
     n = state["community"].shape[0]
@@ -606,7 +606,7 @@ def components_start(gid: str, *blocks) -> None:
 
 def components_pass(gid: str, *blocks) -> int:
     """Take the ghosts' labels, lower the owned ones; returns how many fell."""
-    part = PARTS[gid]
+    part = host_part(gid)
     _receive(part, blocks, "label")
     state = part.run[STATE]
     return int(lower_labels(state["root"], state["label"], part.own_lo, part.own_hi))
@@ -615,7 +615,7 @@ def components_pass(gid: str, *blocks) -> int:
 def components_end(gid: str) -> None:
     """Each owned vertex's community becomes its component's label (the
     smallest level-wide id in it)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     state = part.run[STATE]
     own = slice(part.own_lo, part.own_hi)
     state["community"][own] = state["label"][own]
@@ -647,18 +647,17 @@ def finish_coarse(finish, resolution: float, threshold: float, max_level: int, s
 
 def owned_labels_of_level(gid: str) -> pd.Series:
     """The owned vertices' ids in the caller's graph."""
-    part = PARTS[gid]
+    part = host_part(gid)
     return part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True)
 
 
 def set_owned_communities(gid: str, community: np.ndarray) -> None:
     """The owned vertices' communities (level-wide ids)."""
-    part = PARTS[gid]
+    part = host_part(gid)
     part.run[STATE]["community"][part.own_lo:part.own_hi] = community
 
 
 def end(gid: str) -> None:
-    part = PARTS.get(gid)  # a released graph has no part left
-    if part is not None:
-        part.run.pop(STATE, None)
+    if holds_part(gid):  # a released graph has no part left
+        host_part(gid).run.pop(STATE, None)
 

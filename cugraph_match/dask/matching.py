@@ -45,9 +45,10 @@ def as_distributed_graph(graph: Any, source: str = "src", destination: str = "ds
                          gpu_kernels: bool = False):
     """A :class:`DistributedGraph` of a Dask edge list (used as it is when it
     is one).  ``gpu_kernels``: the caller runs the matchings' supersteps,
-    which take parts built on the workers' GPUs (``backend`` says where an
-    edge list's parts are built); other callers run CPU kernels on host
-    parts."""
+    which read parts built on the workers' GPUs (``backend`` says where an
+    edge list's parts are built); other callers run CPU kernels and build
+    an edge list's parts on the host (a graph kept on the GPUs is copied to
+    the workers' host memory for them: ``worker.host_part``)."""
     check_dask_backend(backend, gpu_kernels)
     if isinstance(graph, DistributedGraph):
         given = {"source": (source, "src"), "destination": (destination, "dst"),
@@ -56,11 +57,6 @@ def as_distributed_graph(graph: Any, source: str = "src", destination: str = "ds
         if changed:
             raise ValueError(f"{', '.join(changed)} cannot be set for a DistributedGraph: its "
                              f"columns were chosen when it was built")
-        if graph.on_gpu and not gpu_kernels:
-            raise ValueError("this DistributedGraph keeps its parts on the workers' GPUs "
-                             "(built with backend='gpu', or 'auto' on cuDF partitions), and "
-                             "Louvain, Leiden and modularity run CPU kernels on Dask: build it "
-                             "with backend='cpu' for them")
         return graph
     return DistributedGraph(graph, source, destination, weight,
                             backend=backend if gpu_kernels else "cpu")

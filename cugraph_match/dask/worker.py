@@ -155,6 +155,9 @@ class LocalPart:
     #: (``labels`` is then an array of the caller's ids and every array but
     #: ``cut_start`` lives on the device); None for a host part
     xp: Any = None
+    #: a device part's copy in host memory, made when a CPU kernel first
+    #: needs it (:func:`host_part`)
+    host_copy: "LocalPart | None" = None
 
     @property
     def on_device(self) -> bool:
@@ -241,6 +244,33 @@ def _device_part(pieces: list, me: int, workers: int, boundaries, weighted: bool
                      a["pref"], a["loop"], a["cut_start"], a["cut_pair"], a["cut_own"],
                      a["cut_ghost"], a["cut_key"], a["entry_cut"], weighted, device_frames,
                      a["keys"], xp=a["xp"])
+
+
+def holds_part(gid: str) -> bool:
+    """Whether this process still holds the part ``gid`` (not released)."""
+    return gid in PARTS
+
+
+def host_part(gid: str) -> LocalPart:
+    """The part as the CPU kernels read it: a host part as it is; a part kept
+    on the GPU copied to host memory once and kept beside it (Louvain, Leiden
+    and modularity run CPU kernels on Dask; the matchings of such a part run
+    on the GPU, on the device arrays)."""
+    part = PARTS[gid]
+    if not part.on_device:
+        return part
+    if part.host_copy is None:
+        h = build_gpu.host_array
+        pref = part.pref
+        table = None if pref.weight_of_key is None else h(pref.weight_of_key)
+        part.host_copy = LocalPart(
+            part.me, part.workers, pd.Series(h(part.labels), name="vertex"), part.own_lo,
+            part.own_hi, h(part.owner_of),
+            PreferenceCSR(h(pref.offsets), h(pref.indices), h(pref.keys), table),
+            None if part.loop is None else h(part.loop), part.cut_start, h(part.cut_pair),
+            h(part.cut_own), h(part.cut_ghost), h(part.cut_key), h(part.entry_cut),
+            part.weighted, part.device_frames, part.keys)
+    return part.host_copy
 
 
 def _status_bytes(field: str) -> int:
@@ -552,7 +582,7 @@ def mates_partition(gid: str, offset: int):
 def assign_communities(gid: str, share: pd.DataFrame) -> dict:
     """Keep the community code of every owned vertex; ``share`` is this
     worker's ``vertex | code | position`` rows."""
-    part = PARTS[gid]
+    part = host_part(gid)
     n_own = part.own_hi - part.own_lo
     local, unknown = owned_ids(gid, share["vertex"], share["position"].to_numpy())
     known = np.ones(len(share), dtype=bool)
@@ -571,7 +601,7 @@ def assign_communities(gid: str, share: pd.DataFrame) -> dict:
 
 def cut_codes(gid: str, k: int):
     """Community codes of this worker's ends of the cut edges shared with k."""
-    part = PARTS[gid]
+    part = host_part(gid)
     block_ = slice(part.cut_start[k], part.cut_start[k + 1])
     return part.results["community"][part.cut_own[block_]]
 
@@ -580,7 +610,7 @@ def modularity_sums(gid: str, *incoming) -> dict:
     """This worker's share of the modularity sums: edges counted at the owner
     of their smaller end, self-loops at their vertex, degrees of owned
     vertices summed per community."""
-    part = PARTS[gid]
+    part = host_part(gid)
     code = part.results.pop("community")
     for k, codes in enumerate(incoming):
         if codes is not None and k != part.me:
@@ -603,4 +633,4 @@ def modularity_sums(gid: str, *incoming) -> dict:
 
 
 def drop_results(gid: str, name: str) -> None:
-    PARTS[gid].results.pop(name, None)
+    host_part(gid).results.pop(name, None)
