@@ -275,6 +275,14 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
     largest weight (``summed``: the sum of its weights, added smallest first),
     and pack the buckets to the front in order; returns the count
     (``distinct[h]``: the edges kept in bucket h)."""
+    # a long bucket is sorted as ``lo << 32 | place`` words in one buffer
+    # (its weights read back through a scratch copy): no arrays made per
+    # bucket, and equal ends keep their order (local ids are below 2**32)
+    longest = 0
+    for h in range(starts.shape[0] - 1):
+        longest = max(longest, starts[h + 1] - starts[h])
+    words = np.empty(longest if longest > 16 else 0, dtype=np.uint64)
+    scratch = np.empty(longest if weighted and longest > 16 else 0, dtype=w.dtype)
     out = 0
     for h in range(starts.shape[0] - 1):
         s = starts[h]
@@ -295,12 +303,15 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
                     if weighted:
                         w[j + 1] = y
             else:
-                order = np.argsort(lo[s:e])
-                sorted_lo = lo[s:e][order]
-                lo[s:e] = sorted_lo
-                if weighted:
-                    sorted_w = w[s:e][order]
-                    w[s:e] = sorted_w
+                for i in range(size):
+                    words[i] = (np.uint64(lo[s + i]) << np.uint64(32)) | np.uint64(i)
+                    if weighted:
+                        scratch[i] = w[s + i]
+                words[:size].sort()
+                for i in range(size):
+                    lo[s + i] = words[i] >> np.uint64(32)
+                    if weighted:
+                        w[s + i] = scratch[np.int64(words[i] & np.uint64(0xFFFFFFFF))]
         first = out
         if summed:
             i = s

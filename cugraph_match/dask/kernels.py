@@ -335,6 +335,22 @@ def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, o
 
 
 @njit(cache=True, nogil=True)
+def _sort_words(words, count):
+    """Sort ``words[:count]`` in place: insertion sort when short (most rows'
+    lower ghosts), else NumPy's sort of the slice."""
+    if count <= 16:
+        for i in range(1, count):
+            x = words[i]
+            j = i - 1
+            while j >= 0 and words[j] > x:
+                words[j + 1] = words[j]
+                j -= 1
+            words[j + 1] = x
+    else:
+        words[:count].sort()
+
+
+@njit(cache=True, nogil=True)
 def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers):
     """Every cut edge of the owned rows, written straight into its place in the
     order the workers name them by (owner of the ghost
@@ -373,10 +389,14 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
     ghost = np.empty(total, dtype=indices.dtype)
     entry_cut = np.empty(indices.shape[0], dtype=offsets.dtype)  # cut edges < entries
     entry_cut[:] = -1
-    buffer = np.empty(longest, dtype=np.int64)
+    # a row's lower ghosts in id order: ``ghost << 32 | place in the row``
+    # words sorted in place in one buffer (no array made per row; local ids
+    # and row lengths are below 2**32, as the cut edges' pair words assume)
+    buffer = np.empty(longest, dtype=np.uint64)
     for r in range(own_lo, own_hi):
         count = 0
-        for j in range(offsets[r], offsets[r + 1]):
+        start = offsets[r]
+        for j in range(start, offsets[r + 1]):
             x = indices[j]
             if x >= own_hi:
                 c = upper[x - own_hi]
@@ -387,17 +407,12 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
                 ghost[c] = x
                 entry_cut[j] = c
             elif x < own_lo:
-                buffer[count] = j
+                buffer[count] = (np.uint64(x) << _SHIFT) | np.uint64(j - start)
                 count += 1
         if count:
-            row = buffer[:count]
-            if count > 1:
-                near = np.empty(count, dtype=np.int64)
-                for t in range(count):
-                    near[t] = indices[row[t]]
-                row = row[np.argsort(near)]
+            _sort_words(buffer, count)
             for t in range(count):
-                j = row[t]
+                j = start + np.int64(buffer[t] & _LOW)
                 x = indices[j]
                 k = owner_of[x]
                 c = at_owner[k]
