@@ -56,9 +56,10 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         exists, makes every weight 1.
     backend : {"auto", "gpu", "cpu"}
         ``"auto"`` uses the GPU when one is usable.  On a Dask input it
-        places the workers' supersteps: ``"gpu"`` on every worker's GPU,
-        ``"auto"`` there when the partitions are cuDF and every worker's GPU
-        is usable (not with ``bipartite=True``); the result is the same.
+        places each worker's part and supersteps: ``"gpu"`` on every worker's
+        GPU, ``"auto"`` there when the partitions are cuDF and every worker's
+        GPU is usable (not with ``bipartite=True``; ids other than integers
+        are built on the host); the result is the same.
     threads_per_block : int
         GPU launch configuration (one thread per vertex).
     heap_above : int

@@ -39,9 +39,10 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
         finite.
     backend : {"auto", "gpu", "cpu"}
         ``"auto"`` uses the GPU when one is usable.  On a Dask input it
-        places the workers' supersteps: ``"gpu"`` on every worker's GPU,
-        ``"auto"`` there when the partitions are cuDF and every worker's GPU
-        is usable (not with ``bipartite=True``); the result is the same.
+        places each worker's part and supersteps: ``"gpu"`` on every worker's
+        GPU, ``"auto"`` there when the partitions are cuDF and every worker's
+        GPU is usable (not with ``bipartite=True``; ids other than integers
+        are built on the host); the result is the same.
     vertices_per_warp, threads_per_block : int
         GPU launch configuration (the paper found 8 vertices per warp best).
         They change the speed, never the result.
