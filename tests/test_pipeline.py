@@ -49,6 +49,23 @@ def test_sort_with_positions_is_a_stable_sort(data, bits, size):
     np.testing.assert_array_equal(sorted_keys, keys[expected])
 
 
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data(), bits=st.integers(1, 32), size=st.integers(0, 600))
+def test_sort_high_words_orders_by_value_then_place(data, bits, size):
+    """Insertion sort up to 32 words, radix passes beyond (odd and even
+    numbers of 8-bit digits: the result ends in the words or the scratch);
+    ties on purpose; only the first ``size`` words move."""
+    top = (1 << bits) - 1
+    pool = data.draw(st.lists(st.integers(0, top), min_size=1, max_size=6))
+    values = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
+    words = np.array([(v << 32) | i for i, v in enumerate(values)] + [7, 3], dtype=np.uint64)
+    scratch = np.zeros(size + 5, dtype=np.uint64)
+    sort_cpu.sort_high_words(words, scratch, size, bits)
+    order = sorted(range(size), key=lambda i: (values[i], i))
+    assert words[:size].tolist() == [(values[i] << 32) | i for i in order]
+    assert words[size:].tolist() == [7, 3]
+
+
 @pytest.mark.parametrize("n,bits", [(70_000, 60), (70_000, 12), (3, 64)])
 def test_radix_path_equals_numpy(n, bits):
     # keys too wide to pack beside a position: the radix sort, several chunks

@@ -37,6 +37,7 @@ from ..structure.edges import UndirectedEdges, index_dtype
 from ..structure.graph import weight_values
 from ..structure.inputs import frame_library
 from ..structure.renumber import DENSE_SLOTS_PER_ID, renumber
+from ..structure.sort_cpu import sort_high_words
 
 #: Pieces absorbed by this worker process, by part key, until its build.
 STAGED: dict[str, list] = {}
@@ -270,18 +271,29 @@ def _scatter_by_hi(cu, cv, w, weighted, summed, cursor, lo, w_out, loop, has_loo
 
 
 @njit(cache=True, nogil=True)
+def _bit_width(value):
+    bits = 0
+    while value > 0:
+        bits += 1
+        value >>= 1
+    return bits
+
+
+@njit(cache=True, nogil=True)
 def dedup_buckets(starts, lo, w, weighted, summed, distinct):
     """Sort every bucket by its smaller ends, keep each edge once with its
     largest weight (``summed``: the sum of its weights, added smallest first),
     and pack the buckets to the front in order; returns the count
     (``distinct[h]``: the edges kept in bucket h)."""
     # a long bucket is sorted as ``lo << 32 | place`` words in one buffer
-    # (its weights read back through a scratch copy): no arrays made per
-    # bucket, and equal ends keep their order (local ids are below 2**32)
+    # (``sort_high_words``; its weights read back through a scratch copy): no
+    # arrays made per bucket, equal ends keep their order (local ids are
+    # below 2**32)
     longest = 0
     for h in range(starts.shape[0] - 1):
         longest = max(longest, starts[h + 1] - starts[h])
     words = np.empty(longest if longest > 16 else 0, dtype=np.uint64)
+    spare = np.empty_like(words)
     scratch = np.empty(longest if weighted and longest > 16 else 0, dtype=w.dtype)
     out = 0
     for h in range(starts.shape[0] - 1):
@@ -307,7 +319,7 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
                     words[i] = (np.uint64(lo[s + i]) << np.uint64(32)) | np.uint64(i)
                     if weighted:
                         scratch[i] = w[s + i]
-                words[:size].sort()
+                sort_high_words(words, spare, size, _bit_width(h))
                 for i in range(size):
                     lo[s + i] = words[i] >> np.uint64(32)
                     if weighted:

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..structure.heap import heap_replace_root
+from ..structure.sort_cpu import sort_high_words
 
 _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
@@ -335,22 +336,6 @@ def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, o
 
 
 @njit(cache=True, nogil=True)
-def _sort_words(words, count):
-    """Sort ``words[:count]`` in place: insertion sort when short (most rows'
-    lower ghosts), else NumPy's sort of the slice."""
-    if count <= 16:
-        for i in range(1, count):
-            x = words[i]
-            j = i - 1
-            while j >= 0 and words[j] > x:
-                words[j + 1] = words[j]
-                j -= 1
-            words[j + 1] = x
-    else:
-        words[:count].sort()
-
-
-@njit(cache=True, nogil=True)
 def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers):
     """Every cut edge of the owned rows, written straight into its place in the
     order the workers name them by (owner of the ghost
@@ -393,6 +378,10 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
     # words sorted in place in one buffer (no array made per row; local ids
     # and row lengths are below 2**32, as the cut edges' pair words assume)
     buffer = np.empty(longest, dtype=np.uint64)
+    spare = np.empty(longest, dtype=np.uint64)
+    ghost_bits = 0
+    while (1 << ghost_bits) < own_lo:
+        ghost_bits += 1
     for r in range(own_lo, own_hi):
         count = 0
         start = offsets[r]
@@ -410,7 +399,7 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
                 buffer[count] = (np.uint64(x) << _SHIFT) | np.uint64(j - start)
                 count += 1
         if count:
-            _sort_words(buffer, count)
+            sort_high_words(buffer, spare, count, ghost_bits)
             for t in range(count):
                 j = start + np.int64(buffer[t] & _LOW)
                 x = indices[j]
