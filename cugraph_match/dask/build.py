@@ -315,11 +315,13 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
                     if weighted:
                         w[j + 1] = y
             else:
+                top = 0  # the bucket's largest end bounds the radix digits
                 for i in range(size):
+                    top = max(top, lo[s + i])
                     words[i] = (np.uint64(lo[s + i]) << np.uint64(32)) | np.uint64(i)
                     if weighted:
                         scratch[i] = w[s + i]
-                sort_high_words(words, spare, size, _bit_width(h))
+                sort_high_words(words, spare, size, _bit_width(top))
                 for i in range(size):
                     lo[s + i] = words[i] >> np.uint64(32)
                     if weighted:
