@@ -181,11 +181,24 @@ def carried_wheels(folder: Path = WHEELS) -> dict[str, tuple[Path, str, list[str
     return found
 
 
+def IMAGE_OVERRIDES() -> list[str]:  # noqa: N802 - a constant read when needed
+    """Image packages carried anyway, at the version installed here: the
+    image's NumPy (2.5.2) has no ``np.row_stack``, which its numba 0.68.0
+    still uses, so no kernel compiled there (seen on the first lent H100,
+    2026-11-27); the NumPy the tests pass with here does."""
+    from importlib.metadata import version
+
+    return [f"numpy=={version('numpy')}"]
+
+
 def plan_roots() -> list:
     """The requirements a carry starts from: ours and the peers', less the
     image's, one per distribution (specifiers and extras merged)."""
     merged: dict = {}
     forced = os.environ.get("CUGRAPH_MATCH_CARRY", "").split()  # image packages too old there
+    forced += [text for text in IMAGE_OVERRIDES()
+               if canonical(_requirement(text).name) not in
+               {canonical(_requirement(f).name) for f in forced}]
     for text in our_requirements() + PEER_REQUIREMENTS + forced:
         requirement = _requirement(text)
         key = canonical(requirement.name)
