@@ -26,6 +26,7 @@ from hypothesis_profiles import examples
 import cugraph_match as cm
 from cugraph_match.dask import build, build_gpu, kernels
 from cugraph_match.dask import worker as w
+from cugraph_match.structure.edges import to_host
 from cupy_standin import LAUNCHES, cupy, installed
 from oracle import edge_tuples, greedy_b_matching
 from strategies import edge_frames
@@ -81,7 +82,7 @@ def _stage(gid: str, pieces, device: bool, boundaries, workers: int, me: int) ->
 
 
 def _host(a):
-    return build_gpu.host_array(a) if a is not None else None
+    return to_host(a) if a is not None else None
 
 
 def assert_same_array(device, host, name: str) -> None:

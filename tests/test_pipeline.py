@@ -60,7 +60,7 @@ def test_sort_high_words_orders_by_value_then_place(data, bits, size):
     values = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
     words = np.array([(v << 32) | i for i, v in enumerate(values)] + [7, 3], dtype=np.uint64)
     scratch = np.zeros(size + 5, dtype=np.uint64)
-    sort_cpu.sort_high_words(words, scratch, size, bits)
+    sort_cpu.sort_high_words(words, scratch, size)
     order = sorted(range(size), key=lambda i: (values[i], i))
     assert words[:size].tolist() == [(values[i] << 32) | i for i in order]
     assert words[size:].tolist() == [7, 3]

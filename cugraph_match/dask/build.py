@@ -271,15 +271,6 @@ def _scatter_by_hi(cu, cv, w, weighted, summed, cursor, lo, w_out, loop, has_loo
 
 
 @njit(cache=True, nogil=True)
-def _bit_width(value):
-    bits = 0
-    while value > 0:
-        bits += 1
-        value >>= 1
-    return bits
-
-
-@njit(cache=True, nogil=True)
 def dedup_buckets(starts, lo, w, weighted, summed, distinct):
     """Sort every bucket by its smaller ends, keep each edge once with its
     largest weight (``summed``: the sum of its weights, added smallest first),
@@ -315,13 +306,11 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
                     if weighted:
                         w[j + 1] = y
             else:
-                top = 0  # the bucket's largest end bounds the radix digits
                 for i in range(size):
-                    top = max(top, lo[s + i])
                     words[i] = (np.uint64(lo[s + i]) << np.uint64(32)) | np.uint64(i)
                     if weighted:
                         scratch[i] = w[s + i]
-                sort_high_words(words, spare, size, _bit_width(top))
+                sort_high_words(words, spare, size)
                 for i in range(size):
                     lo[s + i] = words[i] >> np.uint64(32)
                     if weighted:

@@ -33,13 +33,11 @@ computed where the part lives.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ..structure.backend import series_values
 from ..structure.csr import PreferenceCSR, preference_csr
-from ..structure.edges import undirected_edges
+from ..structure.edges import to_host, undirected_edges
 from ..structure.graph import weight_values
 from ..structure.output import row_ids
 from ..structure.renumber import renumber_integer_arrays
@@ -154,7 +152,7 @@ def ordered_cut_edges(pref: PreferenceCSR, own_lo: int, own_hi: int, owner_of, w
     order = lexsort_xp([pair, owner], xp)
     counts = bincount_xp(owner, xp, minlength=workers)
     cut_start = np.zeros(workers + 1, dtype=np.int64)
-    cut_start[1:] = np.cumsum(host_array(counts))
+    cut_start[1:] = np.cumsum(to_host(counts))
     at = cut[order]
     entry_cut = xp.full(int(indices.shape[0]), -1, dtype=offsets.dtype)
     entry_cut[at] = xp.arange(int(at.shape[0]), dtype=offsets.dtype)
@@ -209,8 +207,3 @@ def matched_pairs(slots, slot_start, out_pending, cut_own, cut_ghost, cut_key, x
     twice = xp.flatnonzero(pair[1:] == pair[:-1])
     matched = pair[twice]
     return (matched >> _SHIFT).astype(np.int64), (matched & _LOW).astype(np.int64), keys[twice]
-
-
-def host_array(array: Any) -> np.ndarray:
-    """An explicit device -> host copy (a host array as it is)."""
-    return array.get() if hasattr(array, "get") else np.asarray(array)

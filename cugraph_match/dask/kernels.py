@@ -379,9 +379,6 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
     # and row lengths are below 2**32, as the cut edges' pair words assume)
     buffer = np.empty(longest, dtype=np.uint64)
     spare = np.empty(longest, dtype=np.uint64)
-    ghost_bits = 0
-    while (1 << ghost_bits) < own_lo:
-        ghost_bits += 1
     for r in range(own_lo, own_hi):
         count = 0
         start = offsets[r]
@@ -399,7 +396,7 @@ def ordered_cut_edges(offsets, indices, keys, own_lo, own_hi, owner_of, workers)
                 buffer[count] = (np.uint64(x) << _SHIFT) | np.uint64(j - start)
                 count += 1
         if count:
-            sort_high_words(buffer, spare, count, ghost_bits)
+            sort_high_words(buffer, spare, count)
             for t in range(count):
                 j = start + np.int64(buffer[t] & _LOW)
                 x = indices[j]

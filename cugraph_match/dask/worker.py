@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.csr import PreferenceCSR
+from ..structure.edges import to_host
 from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
@@ -177,7 +178,7 @@ class LocalPart:
     def label(self, i: int):
         """The caller's id of local vertex i, as a Python scalar."""
         if self.on_device:
-            return plain(build_gpu.host_array(self.labels[i:i + 1])[0])
+            return plain(to_host(self.labels[i:i + 1])[0])
         return plain(self.labels.iloc[i])
 
     def owned_labels(self) -> pd.Series:
@@ -185,7 +186,7 @@ class LocalPart:
         part's are copied: the per-vertex frames a caller passes are matched
         against them there)."""
         if self.on_device:
-            return pd.Series(build_gpu.host_array(self.labels[self.own_lo:self.own_hi]))
+            return pd.Series(to_host(self.labels[self.own_lo:self.own_hi]))
         return self.labels.iloc[self.own_lo:self.own_hi].reset_index(drop=True)
 
 
@@ -260,7 +261,7 @@ def host_part(gid: str) -> LocalPart:
     if not part.on_device:
         return part
     if part.host_copy is None:
-        h = build_gpu.host_array
+        h = to_host
         pref = part.pref
         table = None if pref.weight_of_key is None else h(pref.weight_of_key)
         part.host_copy = LocalPart(
@@ -530,7 +531,7 @@ def _result_columns(part: LocalPart):
         import cudf  # pragma: no cover - needs a GPU worker
 
         return cudf, cudf.Series(part.labels, name="vertex"), part.xp  # pragma: no cover
-    return pd, pd.Series(build_gpu.host_array(part.labels), name="vertex"), part.xp
+    return pd, pd.Series(to_host(part.labels), name="vertex"), part.xp
 
 
 def _indexed(frame, lib, offset: int, count: int):

@@ -150,11 +150,12 @@ def _radix_sort(keys: np.ndarray, bits: int):
 
 
 @njit(cache=True, nogil=True)
-def sort_high_words(words, scratch, count, bits):
+def sort_high_words(words, scratch, count):
     """Sort ``words[:count]`` (``uint64``, ``value << 32 | tag`` with distinct
-    tags) by their high halves, which are below ``2**bits``; equal values
-    keep their order.  Insertion sort up to 32 words, else an LSD radix sort
-    of 8-bit digits through ``scratch`` (at least ``count`` long).  For the
+    tags) by their high halves; equal values keep their order.  Insertion
+    sort up to 32 words, else an LSD radix sort of 8-bit digits (as many as
+    the largest value needs, read off the words) through ``scratch`` (at
+    least ``count`` long).  For the
     many short sorts of one pass over a part (a bucket, a row): no array is
     made per call, and the radix passes stay in cache where a comparison
     sort of a few hundred words did not (measured on R-MAT 20: a worker's
@@ -168,6 +169,13 @@ def sort_high_words(words, scratch, count, bits):
                 j -= 1
             words[j + 1] = x
         return
+    top = np.uint64(0)
+    for i in range(count):
+        top = max(top, words[i] >> np.uint64(32))
+    bits = 0
+    while top > 0:
+        bits += 1
+        top >>= np.uint64(1)
     counts = np.zeros(257, dtype=np.int64)
     flipped = False
     for low_bit in range(0, bits, 8):
