@@ -185,6 +185,26 @@ def test_closed_notices_spare_a_proposer_its_refusals(client):
     assert stats["rounds"] <= 5
 
 
+def test_closed_notices_are_one_per_vertex_and_worker(client):
+    """On a complete graph about half the edges are cut, and after the first
+    superstep almost every vertex holds an offer better than most of its cut
+    edges.  The first superstep then sends one proposal at most per vertex
+    (a vertex waits on its ghost) and one closed notice per vertex and
+    other worker, naming the best edge it closed: under 2n words, where a
+    notice per closed cut edge is about n^2 / 4.  Fails if notices go back
+    to one per edge, or if the receiver's floor skips an open edge (the
+    result would differ from one machine's)."""
+    n = 60
+    rng = np.random.default_rng(5)
+    src, dst = np.triu_indices(n, 1)
+    weight = rng.integers(1, 40, src.shape[0]).astype(np.float64)  # ties on purpose
+    edges = pd.DataFrame({"src": src, "dst": dst, "weight": weight})
+    result, stats = cm.suitor_matching(dask_frame(edges, 2)[0], return_stats=True)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    assert stats["build"]["cut_edges"] >= n * n // 8
+    assert stats["messages_per_round"][0] <= 2 * n
+
+
 @needs_shared
 def test_worker_memory_stays_near_its_share(client):
     """A worker keeps only its own vertices' rows (a cut edge once, in its
@@ -375,9 +395,11 @@ def test_example_runs():
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_cut_edges_are_written_in_the_lexicographic_order(data):
-    # ordered_cut_edges writes each cut edge straight into its place; the
-    # oracle scans the owned rows with NumPy and sorts by (owner, max, min)
-    from cugraph_match.dask.kernels import ordered_cut_edges
+    # owned_preference numbers the cut edges in one pass over the edge set and
+    # writes their keys and entries as it scatters the rows; the oracle scans
+    # the single-machine rows of the owned vertices with NumPy and sorts by
+    # (owner, max, min)
+    from cugraph_match.dask.build import owned_preference
     from cugraph_match.structure.csr import preference_csr
     from cugraph_match.structure.edges import undirected_edges
 
@@ -386,22 +408,30 @@ def test_cut_edges_are_written_in_the_lexicographic_order(data):
     ends = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
     u = np.array(data.draw(ends), dtype=np.int32)
     v = np.array(data.draw(ends), dtype=np.int32)
+    weighted = data.draw(st.booleans(), label="weighted")
     w = np.array(data.draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=m,
-                                    max_size=m)), dtype=np.float32)
-    pref = preference_csr(undirected_edges(u, v, w, n, np), np)
+                                    max_size=m)), dtype=np.float32) if weighted else None
+    whole = preference_csr(undirected_edges(u, v, w, n, np), np)
     workers = data.draw(st.integers(1, 6), label="workers")
     owner_of = np.sort(np.array(data.draw(st.lists(st.integers(0, workers - 1), min_size=n,
                                                    max_size=n)), dtype=np.int32))
     me = data.draw(st.integers(0, workers - 1), label="me")
     lo, hi = int(np.searchsorted(owner_of, me)), int(np.searchsorted(owner_of, me, "right"))
+    # the edge set holds ghost-to-ghost edges too here (a worker never
+    # receives one): they are no cut edge of this part
+    pref, _, cut = owned_preference(undirected_edges(u, v, w, n, np), lo, hi, owner_of,
+                                    workers)
+    start, pair, key, got_own, got_ghost, entry_cut = cut
+    row = np.repeat(np.arange(n), np.diff(whole.offsets))
+    owned = (row >= lo) & (row < hi)
+    np.testing.assert_array_equal(pref.indices, whole.indices[owned])
+    np.testing.assert_array_equal(pref.keys, whole.keys[owned])
     row = np.repeat(np.arange(n), np.diff(pref.offsets))
     at = np.flatnonzero((row >= lo) & (row < hi) &
                         ((pref.indices < lo) | (pref.indices >= hi)))
     own, ghost = row[at], pref.indices[at].astype(np.int64)
     big, small = np.maximum(own, ghost), np.minimum(own, ghost)
     order = np.lexsort((small, big, owner_of[ghost]))
-    start, pair, key, got_own, got_ghost, entry_cut = ordered_cut_edges(
-        pref.offsets, pref.indices, pref.keys, lo, hi, owner_of, workers)
     np.testing.assert_array_equal(start, np.concatenate(
         [[0], np.cumsum(np.bincount(owner_of[ghost], minlength=workers))]))
     np.testing.assert_array_equal(pair, (big[order].astype(np.uint64) << np.uint64(32)) |
@@ -412,6 +442,9 @@ def test_cut_edges_are_written_in_the_lexicographic_order(data):
     expected = np.full(pref.indices.shape[0], -1)
     expected[at[order]] = np.arange(order.shape[0])
     np.testing.assert_array_equal(entry_cut, expected)
+    assert (start.dtype, pair.dtype, key.dtype, entry_cut.dtype) == \
+        (np.int64, np.uint64, np.uint32, pref.offsets.dtype)
+    assert got_own.dtype == got_ghost.dtype == pref.indices.dtype
 
 
 def random_weighted(edges: int, vertices: int, seed: int, weight: bool = True):

@@ -72,7 +72,8 @@ def test_streamed_build_equals_the_single_machine_pipeline(case, split):
     own_lo = int(split * n) // 2
     own_hi = max(own_lo, int(split * n))
     whole = preference_csr(expected, np)
-    pref, keys = build.owned_preference(edges, own_lo, own_hi)
+    owner_of = np.repeat(np.arange(3, dtype=np.int32), [own_lo, own_hi - own_lo, n - own_hi])
+    pref, keys, _ = build.owned_preference(edges, own_lo, own_hi, owner_of, 3)
     assert keys == expected.num_edges + 1
     for r in range(n):
         got = slice(pref.offsets[r], pref.offsets[r + 1])

@@ -137,8 +137,8 @@ def owned_rows(pref: PreferenceCSR, own_lo: int, own_hi: int, xp) -> PreferenceC
 def ordered_cut_edges(pref: PreferenceCSR, own_lo: int, own_hi: int, owner_of, workers: int,
                       xp) -> tuple:
     """The cut edges of the owned rows in the order the workers name them by:
-    (owner of the ghost end, max id, min id), as
-    :func:`cugraph_match.dask.kernels.ordered_cut_edges` writes them.
+    (owner of the ghost end, max id, min id), as the host build's
+    :func:`cugraph_match.dask.build.owned_preference` numbers them.
     Returns (cut_start on the host, pair, key, own, ghost, entry_cut)."""
     offsets, indices = pref.offsets, pref.indices
     rows = row_ids(offsets, xp)

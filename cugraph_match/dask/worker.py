@@ -228,11 +228,10 @@ def _host_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
     own_lo = int(np.searchsorted(owner_of, me, side="left"))
     own_hi = int(np.searchsorted(owner_of, me, side="right"))
     loop = edges.loop
-    pref, keys = build.owned_preference(edges, own_lo, own_hi)
+    pref, keys, cut = build.owned_preference(edges, own_lo, own_hi, owner_of, workers)
     del edges
     phases.append(_phase("preference"))
-    cut_start, pair, key, own, ghost, entry_cut = kernels.ordered_cut_edges(
-        pref.offsets, pref.indices, pref.keys, own_lo, own_hi, owner_of, workers)
+    cut_start, pair, key, own, ghost, entry_cut = cut
     return LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
                      pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
 
@@ -406,7 +405,8 @@ def start_run(gid: str, device: bool = False) -> int:
     run["next_edge"] = pref.offsets[:-1].astype(np.int64)
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
     run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
-    run["closed"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
+    # closed below: key + 1 of the best closed edge at each ghost (see kernels.superstep)
+    run["floor"] = np.zeros(n, dtype=np.uint32)
     # message buffers grow in the kernel when a superstep sends more (a
     # superstep sends at most 3 words per cut edge; the first, the largest,
     # about 0.8 measured at R-MAT 20)
@@ -455,7 +455,7 @@ def superstep(gid: str, previous, *incoming) -> dict:
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"],
         run["next_edge"], part.owner_of, part.me, part.own_lo, part.own_hi, part.cut_start,
         part.cut_pair, part.cut_own, part.cut_ghost, part.cut_key, part.entry_cut,
-        run["out_pending"], run["closed"], run["open_until"], run["quiet"], owed, closing,
+        run["out_pending"], run["floor"], run["open_until"], run["quiet"], owed, closing,
         in_worker, in_word,
         run["out_worker"], run["out_word"])
     run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
