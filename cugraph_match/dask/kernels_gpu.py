@@ -107,8 +107,8 @@ def _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts)
 
 @cuda.jit(device=True)
 def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above,
-             owner_of, own_lo, own_hi, cut_start, cut_pair, entry_cut, out_pending, closed,
-             changed, out, counts):
+             owner_of, own_lo, own_hi, cut_start, cut_pair, entry_cut, out_pending,
+             ghost_floor, changed, out, counts):
     """One proposal of owned u down its row: the owned proposer displaced
     (to propose next), or -2 (sent to a ghost's owner, or the row is done)."""
     end = int64(offsets[u + 1])
@@ -118,9 +118,9 @@ def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, loc
             return int64(_WAITING)
         p = indices[j]
         if p < own_lo or p >= own_hi:  # a ghost (owned ids are a range): its owner decides
-            c = entry_cut[j]
-            if closed[c] != 0:
+            if keys[j] < ghost_floor[p]:  # closed: p's owner would refuse it
                 continue
+            c = entry_cut[j]
             k = owner_of[p]
             out_pending[c] = 1
             _emit(out, counts, k, int64(c) - int64(cut_start[k]), PROPOSE)
@@ -135,8 +135,8 @@ def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, loc
 @cuda.jit
 def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock,
                      heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair, cut_own,
-                     cut_ghost, cut_key, entry_cut, out_pending, closed, changed, in_worker,
-                     in_word, owed, out, counts):
+                     cut_ghost, cut_key, entry_cut, out_pending, ghost_floor, changed,
+                     in_worker, in_word, owed, out, counts):
     """One thread per incoming message, then one per proposal owed; each
     follows the chain of owned proposers it displaces.  ``counts``: the
     words sent, the local proposals made."""
@@ -162,14 +162,14 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
         elif kind == RELEASE:
             out_pending[c] = 0
             current = int64(cut_own[c])
-        else:
-            closed[c] = 1
+        else:  # every edge at the ghost ranked up to c is closed (kernels.superstep)
+            cuda.atomic.max(ghost_floor, cut_ghost[c], uint32(cut_key[c]) + uint32(1))
     else:
         current = int64(owed[t - n_in])
     while current >= 0:  # follow the chain of displacements
         current = _propose(current, offsets, indices, keys, slot_start, slots, next_edge, floor,
                            lock, heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair,
-                           entry_cut, out_pending, closed, changed, out, counts)
+                           entry_cut, out_pending, ghost_floor, changed, out, counts)
 
 
 @cuda.jit
@@ -179,8 +179,12 @@ def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_
     """``CLOSED`` for the cut edges of owned vertices whose weakest offer rose
     (or whose capacity is 0) that are now below it: the owner would refuse
     any proposal along them.  A row is best first, so they are a suffix,
-    walked back from ``open_until``.  A ``quiet`` vertex (no cut edge) has
-    nothing to tell."""
+    found walking back from ``open_until``; then walked forward, best first,
+    one notice per other worker names the best edge to it that closed (the
+    receiver closes everything at v ranked up to it, as on the CPU), a
+    64-bit mask in a register remembering the workers told (workers 64 and
+    up are told of every edge: the same meaning, more words).  A ``quiet``
+    vertex (no cut edge) has nothing to tell."""
     v = own_lo + cuda.grid(1)
     if v >= own_hi or changed[v] == 0 or quiet[v]:
         return
@@ -198,15 +202,23 @@ def closing_kernel(offsets, indices, keys, slot_start, slots, heap_above, owner_
         if least == 0:  # a free slot: any offer is still taken
             return
         weakest = uint32(least >> uint64(32))
-    j = int64(open_until[v])
+    stop = int64(open_until[v])
+    j = stop
     row = int64(offsets[v])
     while j > row and keys[j - 1] < weakest:
         j -= 1
-        x = indices[j]
-        if x < own_lo or x >= own_hi:
-            k = owner_of[x]
-            _emit(out, counts, k, int64(entry_cut[j]) - int64(cut_start[k]), CLOSED)
     open_until[v] = j
+    told = uint64(0)
+    for i in range(j, stop):
+        x = indices[i]
+        if x < own_lo or x >= own_hi:
+            k = int64(owner_of[x])
+            if k < 64:
+                bit = uint64(1) << uint64(k)
+                if told & bit:
+                    continue
+                told |= bit
+            _emit(out, counts, k, int64(entry_cut[i]) - int64(cut_start[k]), CLOSED)
 
 
 def start_run(part, slot_start, closing, quiet, xp) -> dict:
@@ -236,7 +248,7 @@ def start_run(part, slot_start, closing, quiet, xp) -> dict:
     device.update(
         slots=xp.zeros(int(slot_start[-1]), dtype=np.uint64),
         floor=xp.zeros(n, dtype=np.uint64), lock=xp.zeros(n, dtype=np.int32),
-        out_pending=xp.zeros(cuts, dtype=np.uint8), closed=xp.zeros(cuts, dtype=np.uint8),
+        out_pending=xp.zeros(cuts, dtype=np.uint8), ghost_floor=xp.zeros(n, dtype=np.uint32),
         out=xp.zeros(3 * cuts + 1, dtype=np.uint64), counts=xp.zeros(2, dtype=np.int64))
     return {"device": device, "xp": xp, "threads": THREADS, "slot_start": slot_start,
             "own_lo": int(part.own_lo), "own_hi": int(part.own_hi), "heap_above": HEAP_ABOVE}
@@ -260,7 +272,7 @@ def superstep(run: dict, in_worker: np.ndarray, in_word: np.ndarray) -> tuple:
                d["keys"], d["slot_start"], d["slots"], d["next_edge"], d["floor"], d["lock"],
                run["heap_above"], d["owner_of"], lo, hi, d["cut_start"], d["cut_pair"],
                d["cut_own"], d["cut_ghost"], d["cut_key"], d["entry_cut"], d["out_pending"],
-               d["closed"], d["changed"], in_worker_d, in_word_d, owed, d["out"], d["counts"])
+               d["ghost_floor"], d["changed"], in_worker_d, in_word_d, owed, d["out"], d["counts"])
     if hi > lo:
         launch(closing_kernel, -(-(hi - lo) // threads), threads, xp, d["offsets"],
                d["indices"], d["keys"], d["slot_start"], d["slots"], run["heap_above"],
