@@ -278,6 +278,28 @@ def summarize(run: dict, single: dict) -> dict:
             if "call_user_seconds" in run and single.get("user") else float("nan")}
 
 
+def median_single(singles: list[dict]) -> dict:
+    """The first single call, with the median CPU and user seconds of all
+    (each listed beside, in run order)."""
+    single = dict(singles[0])
+    for name in ("cpu", "user", "seconds"):
+        single[name + "_repeats"] = [s[name] for s in singles]
+        single[name] = float(np.median(single[name + "_repeats"]))
+    return single
+
+
+def median_run(runs: list[dict]) -> dict:
+    """The cluster run whose call CPU seconds (summed over the workers) are
+    the median (an odd count: one of the runs, all of its figures), with
+    every run's call CPU and user seconds listed beside."""
+    order = sorted(range(len(runs)), key=lambda i: sum(runs[i]["call_cpu_seconds"]))
+    run = dict(runs[order[len(runs) // 2]])
+    run["call_cpu_repeats"] = [sum(r["call_cpu_seconds"]) for r in runs]
+    run["call_user_repeats"] = [sum(r["call_user_seconds"]) for r in runs]
+    run["repeats"] = len(runs)
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", nargs="+", default=["rmat16", "mesh256"])
@@ -286,6 +308,10 @@ def main() -> None:
     parser.add_argument("--backend", choices=["cpu", "gpu"], default="cpu",
                         help="the single call's backend and the workers' supersteps (gpu: "
                              "the matching only; every worker process on the machine's GPUs)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run the single call and each cluster this many times (fresh "
+                             "processes each time) and report the median: CPU seconds of "
+                             "one call vary by a third between runs on these VMs")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.backend == "gpu" and args.algorithm in COMMUNITY:
@@ -293,14 +319,16 @@ def main() -> None:
     report = new_report()
     for spec in args.graphs:
         path = f"/tmp/bench_dask_single_{spec}.parquet"
-        single = single_machine(spec, path, args.algorithm, args.backend)
+        single = median_single([single_machine(spec, path, args.algorithm, args.backend)
+                                for _ in range(args.repeat)])
         print(json.dumps({"graph": spec, "single": single}), flush=True)
         expected = pd.read_parquet(path)
         edges = make_graph(spec)
         for workers in args.workers:
             load = os.getloadavg()[0]
-            run = distributed_call(spec, workers, edges, expected, args.algorithm,
-                                   single["q"], args.backend)
+            run = median_run([distributed_call(spec, workers, edges, expected,
+                                               args.algorithm, single["q"], args.backend)
+                              for _ in range(args.repeat)])
             run.update(graph=spec, rows=len(edges), single=single, load_average=load)
             run.update(summarize(run, single))
             report["runs"].append(run)
@@ -354,6 +382,13 @@ def write_report(report: dict, out: str) -> None:
     lines = report_head(report, out, "suitor_matching") + [
              f"Backend: the single call's and the workers' supersteps: "
              f"{report.get('backend', 'cpu')}.", "",
+             "Repeats: " + ", ".join(
+                 f"{r['graph']} p={r['workers']}: {r.get('repeats', 1)} runs, call CPU s "
+                 + " / ".join(f"{x:.2f}" for x in r.get('call_cpu_repeats', [])) +
+                 " (single: " + " / ".join(f"{x:.2f}" for x in
+                                           r['single'].get('cpu_repeats', [])) + ")"
+                 for r in report["runs"]) + "; the table holds the median run of each "
+             "cluster and the single calls' median CPU and user seconds.", "",
              "Memory in MB above each process's idle baseline (after imports and compilation;"
              " the input it holds counted) and above its input (the call's own memory); "
              "worker columns: the largest worker.", "",
