@@ -143,3 +143,26 @@ def test_summed_build_refuses_what_it_cannot_sum():
     strings = [{"u": pd.Series(["a"]), "v": pd.Series(["b"]), "w": np.array([1.0])}]
     with pytest.raises(ValueError, match="integer ids"):
         build.local_edges(strings, True, "ids", summed=True)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(data=st.data())
+def test_owner_codes_equal_searchsorted(data):
+    """The routing's owner of every id (a count of boundaries at or below it,
+    without branches) equals ``np.searchsorted(..., side="right")`` for every
+    integer dtype at the ends of its range, boundaries repeated and equal to
+    ids, 1 to 40 of them (the linear count up to 16, the search beyond), and
+    the narrow code dtype for the worker count."""
+    dtype = np.dtype(data.draw(st.sampled_from(ID_DTYPES + [np.int16, np.uint8])))
+    info = np.iinfo(dtype)
+    value = st.one_of(st.integers(int(info.min), int(info.max)),
+                      st.sampled_from([int(info.min), int(info.max), 0 if info.min <= 0 else 1]))
+    ids = np.array(data.draw(st.lists(value, max_size=60)), dtype=dtype)
+    bounds = np.sort(np.array(data.draw(st.lists(
+        st.one_of(value, st.sampled_from(ids.tolist() or [int(info.max)])),
+        min_size=1, max_size=40)), dtype=dtype))
+    workers = data.draw(st.sampled_from([bounds.shape[0] + 1, 300, 70_000]))
+    got = build._owner_codes(pd.Series(ids, dtype=dtype), bounds, workers)
+    np.testing.assert_array_equal(got, np.searchsorted(bounds, ids, side="right"))
+    assert got.dtype == (np.uint8 if workers <= 256 else np.uint16 if workers <= 65536
+                         else np.uint32)
