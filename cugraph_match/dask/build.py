@@ -50,8 +50,14 @@ def _host(frame):
         else frame
 
 
+def owner_code_dtype(workers: int):
+    """The narrowest unsigned dtype that holds a worker number (the routes
+    are kept beside every input partition until each owner took its rows)."""
+    return np.uint8 if workers <= 256 else np.uint16 if workers <= 65536 else np.uint32
+
+
 def _owner_codes(ids: pd.Series, boundaries, workers: int) -> np.ndarray:
-    dtype = np.uint8 if workers <= 256 else np.uint16 if workers <= 65536 else np.uint32
+    dtype = owner_code_dtype(workers)
     if boundaries is None or len(boundaries) == 0:
         return np.zeros(len(ids), dtype=dtype)
     values = ids.to_numpy()

@@ -42,6 +42,7 @@ from ..structure.graph import weight_values
 from ..structure.output import row_ids
 from ..structure.renumber import renumber_integer_arrays
 from ..structure.sort_xp import bincount_xp, lexsort_xp, stable_argsort_xp
+from .build import owner_code_dtype
 
 _SHIFT = np.uint64(32)
 _LOW = np.uint64(0xFFFFFFFF)
@@ -63,7 +64,7 @@ def _ids(frame, column: str, id_dtype, xp):
 
 
 def _owner_codes(ids, boundaries, workers: int, xp):
-    dtype = np.uint8 if workers <= 256 else np.uint16 if workers <= 65536 else np.uint32
+    dtype = owner_code_dtype(workers)
     if boundaries is None or len(boundaries) == 0:
         return xp.zeros(ids.shape[0], dtype=dtype)
     return xp.searchsorted(xp.asarray(boundaries), ids, side="right").astype(dtype)
