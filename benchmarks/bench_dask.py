@@ -2,7 +2,9 @@
 against the single-machine CPU call.
 
 For each graph (R-MAT ``rmatS`` of scale S, or the 2-D grid ``meshN``, N x N
-vertices, ids row by row, so that id ranges are bands of the grid): the
+vertices, ids row by row, so that id ranges are bands of the grid; int32 ids
+and float32 weights, or with ``:int64`` pandas' int64 / float64, with
+``:unweighted`` int64 ids and no weights): the
 single-machine ``suitor_matching(frame, backend="cpu")`` in a fresh process,
 then the same frame as a persisted Dask frame (4 partitions per worker) on
 LocalClusters of 1, 2, 4, 8 worker processes (1 thread each): the whole call
@@ -64,13 +66,39 @@ from dask_limited import idle_bytes, status_bytes  # noqa: E402
 from rmat import mesh_edges, rmat_edges  # noqa: E402
 
 
+#: ``graph:dtypes`` suffixes: the generators' int32 ids and float32 weights
+#: (none), pandas' defaults (int64 ids, float64 weights), or int64 ids and no
+#: weight column (the call then runs unweighted).
+DTYPES = {"": None, "int64": {"ids": np.int64, "weight": np.float64},
+          "unweighted": {"ids": np.int64, "weight": None}}
+
+
 def make_graph(spec: str) -> pd.DataFrame:
-    """``rmatS`` (R-MAT scale S, seed 1) or ``meshN`` (N x N grid, seed 1)."""
-    if spec.startswith("rmat"):
-        return rmat_edges(int(spec[4:]), seed=1)
-    if spec.startswith("mesh"):
-        return mesh_edges(int(spec[4:]), seed=1)
-    raise ValueError(f"unknown graph {spec!r}")
+    """``rmatS`` (R-MAT scale S, seed 1) or ``meshN`` (N x N grid, seed 1),
+    optionally ``:int64`` or ``:unweighted`` (see :data:`DTYPES`)."""
+    name, _, dtypes = spec.partition(":")
+    if dtypes not in DTYPES:
+        raise ValueError(f"unknown dtypes {dtypes!r} in {spec!r}: one of {sorted(DTYPES)}")
+    if name.startswith("rmat"):
+        edges = rmat_edges(int(name[4:]), seed=1)
+    elif name.startswith("mesh"):
+        edges = mesh_edges(int(name[4:]), seed=1)
+    else:
+        raise ValueError(f"unknown graph {spec!r}")
+    change = DTYPES[dtypes]
+    if change is None:
+        return edges
+    ids = {"src": change["ids"], "dst": change["ids"]}
+    if change["weight"] is None:
+        return edges[["src", "dst"]].astype(ids)
+    return edges.astype({**ids, "weight": change["weight"]})
+
+
+def warm_up_graphs(spec: str) -> list[str]:
+    """Small graphs with the dtypes of ``spec``: the kernels compiled for them
+    before the measure (Numba compiles one version per dtype)."""
+    dtypes = spec.partition(":")[2]
+    return [small + (":" + dtypes if dtypes else "") for small in ("rmat10", "mesh30")]
 
 
 def cpu_seconds() -> float:
@@ -131,7 +159,7 @@ sys.path.insert(0, {here!r})
 import bench_dask as B
 import cugraph_match as cm
 assert cm.__file__.startswith({root!r}), cm.__file__
-for small in ("rmat10", "mesh30"):  # compile outside the measure
+for small in B.warm_up_graphs({spec!r}):  # compile outside the measure
     edges = B.make_graph(small)
     {call}
 B.compile_radix_paths()
@@ -175,7 +203,7 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             Client(cluster) as client:
         where = client.run(lambda: __import__("cugraph_match").__file__)
         assert all(f.startswith(str(ROOT)) for f in where.values()), where
-        for small in ("rmat10", "mesh30"):  # compile the kernels in every worker
+        for small in warm_up_graphs(spec):  # compile the kernels in every worker
             cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2),
                                backend=backend).compute()
             if algorithm in COMMUNITY:
