@@ -66,16 +66,62 @@ def test_sort_high_words_orders_by_value_then_place(data, bits, size):
     assert words[size:].tolist() == [7, 3]
 
 
+@pytest.mark.parametrize("overwrite", [False, True])
 @pytest.mark.parametrize("n,bits", [(70_000, 60), (70_000, 12), (3, 64)])
-def test_radix_path_equals_numpy(n, bits):
+def test_radix_path_equals_numpy(n, bits, overwrite):
     # keys too wide to pack beside a position: the radix sort, several chunks
     rng = np.random.default_rng(n + bits)
     keys = rng.integers(0, 2**min(bits, 63), size=n, dtype=np.uint64)
     keys[::7] = keys[0]  # ties across chunks
-    sorted_keys, positions = sort_cpu._radix_sort(keys, bits)
+    given = keys.copy()
+    sorted_keys, positions = sort_cpu._radix_sort(given, bits, overwrite)
     expected = np.argsort(keys, kind="stable")
     np.testing.assert_array_equal(positions, expected)
     np.testing.assert_array_equal(sorted_keys, keys[expected])
+    if not overwrite:
+        np.testing.assert_array_equal(given, keys)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(digits=st.lists(st.booleans(), min_size=1, max_size=8), seed=st.integers(0, 2**32),
+       overwrite_keys=st.booleans(), overwrite_values=st.booleans())
+def test_radix_sort_pairs_given_scratch(digits, seed, overwrite_keys, overwrite_values):
+    """The keys vary in the bytes drawn (the passes of the radix digits that
+    do not vary are skipped, so the result ends in either buffer); arrays given up as
+    scratch serve as the second buffer: the sort holds two arrays of each
+    kind at most, against three otherwise (tracemalloc counts NumPy's)."""
+    import tracemalloc
+
+    n = 300_000
+    rng = np.random.default_rng(seed)
+    keys = np.zeros(n, dtype=np.uint64)
+    for d, varies in enumerate(digits):
+        if varies:
+            keys |= rng.integers(0, 4, n, dtype=np.uint64) << np.uint64(8 * d)
+    keys[::5] = keys[0]
+    values = rng.random(n)
+    sort_cpu.radix_sort_pairs(keys[:300], values[:300], 64)  # compiled outside the measure
+    given_keys, given_values = keys.copy(), values.copy()
+    tracemalloc.start()
+    try:
+        got_keys, got_values = sort_cpu.radix_sort_pairs(
+            given_keys, given_values, 8 * len(digits), overwrite_keys=overwrite_keys,
+            overwrite_values=overwrite_values)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(got_keys, keys[order])
+    np.testing.assert_array_equal(got_values, values[order])
+    if not overwrite_keys:
+        np.testing.assert_array_equal(given_keys, keys)
+    if not overwrite_values:
+        np.testing.assert_array_equal(given_values, values)
+    # new arrays beyond the caller's: one of each kind when given up, two when not
+    new = (1 if overwrite_keys else 2) * keys.nbytes + \
+        (1 if overwrite_values else 2) * values.nbytes
+    # the digit counts and cursors: well below one more array (2.4 MB)
+    assert peak <= new + 1_000_000, (peak, new)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint64, np.int32,

@@ -110,15 +110,20 @@ def _iota(out):
         out[i] = i
 
 
-def radix_sort_pairs(keys: np.ndarray, values: np.ndarray, bits: int):
+def radix_sort_pairs(keys: np.ndarray, values: np.ndarray, bits: int,
+                     overwrite_keys: bool = False, overwrite_values: bool = False):
     """``keys`` (``uint64``, below 2**bits) sorted ascending, stably, and
-    ``values`` (any dtype) carried along.  The caller's arrays are untouched."""
+    ``values`` (any dtype) carried along.  The caller's arrays are untouched,
+    unless ``overwrite_keys`` / ``overwrite_values`` give them up as the
+    passes' scratch (two buffers of each in use instead of three; the result
+    may then be the caller's own array)."""
     n = keys.shape[0]
     digits = max(1, -(-bits // RADIX_BITS))
     chunks = max(1, min(numba.get_num_threads() * 2, n // 65536 + 1))
     counts = _digit_counts(keys, digits, chunks) if n else np.zeros((digits, BUCKETS), np.int64)
     work_keys, work_values = keys, values
     spare_keys = spare_values = None
+    moved = False
     for d in range(digits):
         if n == 0 or counts[d].max() == n:
             continue  # every key has the same digit here: the pass would move nothing
@@ -126,22 +131,26 @@ def radix_sort_pairs(keys: np.ndarray, values: np.ndarray, bits: int):
             spare_keys = np.empty_like(keys)
             spare_values = np.empty_like(values)
         _radix_pass(work_keys, work_values, spare_keys, spare_values, d, chunks)
-        if work_keys is keys:  # never write into the caller's arrays
-            work_keys, spare_keys = spare_keys, np.empty_like(keys)
-            work_values, spare_values = spare_values, np.empty_like(values)
+        if not moved:  # the first pass read the caller's arrays: written only when given up
+            moved = True
+            work_keys, spare_keys = spare_keys, keys if overwrite_keys else np.empty_like(keys)
+            work_values, spare_values = spare_values, \
+                values if overwrite_values else np.empty_like(values)
         else:
             work_keys, spare_keys = spare_keys, work_keys
             work_values, spare_values = spare_values, work_values
-    if work_keys is keys:
-        return keys.copy(), values.copy()
+    if not moved:
+        return keys if overwrite_keys else keys.copy(), \
+            values if overwrite_values else values.copy()
     return work_keys, work_values
 
 
-def _radix_sort(keys: np.ndarray, bits: int):
+def _radix_sort(keys: np.ndarray, bits: int, overwrite: bool = False):
     n = keys.shape[0]
     positions = np.empty(n, dtype=position_dtype(n))
     _iota(positions)
-    return radix_sort_pairs(keys, positions, bits)
+    return radix_sort_pairs(keys, positions, bits, overwrite_keys=overwrite,
+                            overwrite_values=True)
 
 
 # --------------------------------------------------------------------------
@@ -203,14 +212,15 @@ def sort_high_words(words, scratch, count):
 # --------------------------------------------------------------------------
 
 
-def sort_with_positions(keys: np.ndarray, bits: int | None = None):
+def sort_with_positions(keys: np.ndarray, bits: int | None = None, overwrite: bool = False):
     """``keys`` (``uint64``) sorted ascending and, for each, where it came from.
 
     Stable: equal keys keep their input order.  ``bits`` bounds the keys
     (every key < 2**bits); it decides between the packed NumPy sort and the
     radix sort, and how many radix digits there are.  Computed from the
     maximum when omitted.  Positions are int32 below 2**31 keys, else int64.
-    The caller's array is not modified.
+    The caller's array is not modified, unless ``overwrite`` gives it up as
+    scratch (the radix sort's passes then hold two key arrays, not three).
     """
     n = keys.shape[0]
     if keys.dtype != np.uint64:
@@ -230,7 +240,7 @@ def sort_with_positions(keys: np.ndarray, bits: int | None = None):
         _unpack_positions(packed, np.uint64((1 << position_bits) - 1), positions)
         np.right_shift(packed, np.uint64(position_bits), out=packed)
         return packed, positions
-    return _radix_sort(keys, bits)
+    return _radix_sort(keys, bits, overwrite)
 
 
 def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int):
