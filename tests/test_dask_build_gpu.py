@@ -119,7 +119,7 @@ def test_device_part_equals_the_host_part(case):
     np.testing.assert_array_equal(_host(device.labels), host.labels.to_numpy())
     assert _host(device.labels).dtype == host.labels.dtype
     assert (device.own_lo, device.own_hi, device.keys) == (host.own_lo, host.own_hi, host.keys)
-    for name in ("owner_of", "cut_start", "cut_pair", "cut_own", "cut_ghost", "cut_key",
+    for name in ("owner_of", "cut_start", "cut_own", "cut_ghost", "cut_key",
                  "entry_cut", "loop"):
         assert_same_array(getattr(device, name), getattr(host, name), name)
     for name in ("offsets", "indices", "keys", "weight_of_key"):

@@ -61,7 +61,7 @@ def _signatures():
         for index in (I32, I64):  # vertex ids, cut edges and their places
             yield (dask_gpu.superstep_kernel,
                    f"({offset}, {index}, {U32}, {I64}, {U64}, {I64}, {U64}, int32[::1], int64, "
-                   f"int32[::1], int64, int64, {I64}, {U64}, {index}, {index}, {U32}, {index}, "
+                   f"int32[::1], int64, int64, {I64}, {index}, {index}, {U32}, {index}, "
                    f"uint8[::1], {U32}, uint8[::1], uint8[::1], {U32}, {I64}, {U64}, "
                    f"{I64})")
             yield (dask_gpu.closing_kernel,

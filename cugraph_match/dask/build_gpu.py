@@ -116,11 +116,11 @@ def local_part(pieces: list, boundaries, me: int, workers: int, weighted: bool) 
     loop, keys_bound = edges.loop, edges.num_edges + 1
     pref = owned_rows(preference_csr(edges, xp), own_lo, own_hi, xp)
     del edges
-    cut_start, pair, key, own, ghost, entry_cut = ordered_cut_edges(pref, own_lo, own_hi,
-                                                                    owner_of, workers, xp)
+    cut_start, key, own, ghost, entry_cut = ordered_cut_edges(pref, own_lo, own_hi, owner_of,
+                                                              workers, xp)
     return {"labels": labels, "own_lo": own_lo, "own_hi": own_hi, "owner_of": owner_of,
-            "pref": pref, "loop": loop, "cut_start": cut_start, "cut_pair": pair,
-            "cut_own": own, "cut_ghost": ghost, "cut_key": key, "entry_cut": entry_cut,
+            "pref": pref, "loop": loop, "cut_start": cut_start, "cut_own": own,
+            "cut_ghost": ghost, "cut_key": key, "entry_cut": entry_cut,
             "keys": keys_bound, "xp": xp}
 
 
@@ -140,7 +140,7 @@ def ordered_cut_edges(pref: PreferenceCSR, own_lo: int, own_hi: int, owner_of, w
     """The cut edges of the owned rows in the order the workers name them by:
     (owner of the ghost end, max id, min id), as the host build's
     :func:`cugraph_match.dask.build.owned_preference` numbers them.
-    Returns (cut_start on the host, pair, key, own, ghost, entry_cut)."""
+    Returns (cut_start on the host, key, own, ghost, entry_cut)."""
     offsets, indices = pref.offsets, pref.indices
     rows = row_ids(offsets, xp)
     cut = xp.flatnonzero((indices < own_lo) | (indices >= own_hi))
@@ -157,7 +157,8 @@ def ordered_cut_edges(pref: PreferenceCSR, own_lo: int, own_hi: int, owner_of, w
     at = cut[order]
     entry_cut = xp.full(int(indices.shape[0]), -1, dtype=offsets.dtype)
     entry_cut[at] = xp.arange(int(at.shape[0]), dtype=offsets.dtype)
-    return (cut_start, pair[order], pref.keys[at], own[order].astype(indices.dtype),
+    del pair
+    return (cut_start, pref.keys[at], own[order].astype(indices.dtype),
             ghost[order].astype(indices.dtype), entry_cut)
 
 

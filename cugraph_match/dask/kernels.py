@@ -57,16 +57,22 @@ def _place(p, word, slot_start, slots):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cut_place(cut_start, cut_pair, k, a, b):
-    """Place of cut edge (a, b) in the list shared with worker k."""
-    hi = max(a, b)
-    lo = min(a, b)
-    pair = (np.uint64(hi) << _SHIFT) | np.uint64(lo)
+def _pair_word(a, b):
+    """``max << 32 | min``: cut edges sort by it within one other worker's share."""
+    return (np.uint64(max(a, b)) << _SHIFT) | np.uint64(min(a, b))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut_place(cut_start, cut_own, cut_ghost, k, a, b):
+    """Place of cut edge (a, b) in the list shared with worker k: a binary
+    search of the list's (max, min) pairs, made from its two ends as it
+    reads them (no array of pairs kept: 8 bytes per cut edge)."""
+    pair = _pair_word(a, b)
     start = cut_start[k]
     stop = cut_start[k + 1]
     while start < stop:  # lower bound
         mid = (start + stop) >> 1
-        if cut_pair[mid] < pair:
+        if _pair_word(cut_own[mid], cut_ghost[mid]) < pair:
             start = mid + 1
         else:
             stop = mid
@@ -86,7 +92,7 @@ def _grown(out_w, out_m, n_out):
 
 @njit(cache=True, nogil=True)
 def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me, own_lo, own_hi,
-              cut_start, cut_pair, cut_own, cut_ghost, cut_key, entry_cut, out_pending, floor,
+              cut_start, cut_own, cut_ghost, cut_key, entry_cut, out_pending, floor,
               open_until, quiet, owed, closing, in_worker, in_word, out_w, out_m):
     """One superstep of distributed b-Suitor on this worker's part.
 
@@ -167,7 +173,7 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                         k2 = owner_of[r]
                         out_w[n_out] = k2
                         out_m[n_out] = np.uint32(
-                            (_cut_place(cut_start, cut_pair, k2, r, p) << 2) | RELEASE)
+                            (_cut_place(cut_start, cut_own, cut_ghost, k2, r, p) << 2) | RELEASE)
                         n_out += 1
         elif kind == RELEASE:
             out_pending[c] = False
@@ -220,7 +226,7 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                             out_w, out_m = _grown(out_w, out_m, n_out)
                         out_w[n_out] = k2
                         out_m[n_out] = np.uint32(
-                            (_cut_place(cut_start, cut_pair, k2, r, p) << 2) | RELEASE)
+                            (_cut_place(cut_start, cut_own, cut_ghost, k2, r, p) << 2) | RELEASE)
                         n_out += 1
                 break
             j += 1

@@ -60,16 +60,21 @@ def _emit(out, counts, k, place, kind):
 
 
 @cuda.jit(device=True)
-def _cut_place(cut_start, cut_pair, k, a, b):
-    """Place of cut edge (a, b) in the list shared with worker k (lower bound)."""
-    hi = max(int64(a), int64(b))
-    lo = min(int64(a), int64(b))
-    pair = (uint64(hi) << uint64(32)) | uint64(lo)
+def _pair_word(a, b):
+    """``max << 32 | min`` (kernels._pair_word)."""
+    return (uint64(max(int64(a), int64(b))) << uint64(32)) | uint64(min(int64(a), int64(b)))
+
+
+@cuda.jit(device=True)
+def _cut_place(cut_start, cut_own, cut_ghost, k, a, b):
+    """Place of cut edge (a, b) in the list shared with worker k (lower bound
+    over the pairs made from the list's two ends, as kernels._cut_place)."""
+    pair = _pair_word(a, b)
     start = int64(cut_start[k])
     stop = int64(cut_start[k + 1])
     while start < stop:
         mid = (start + stop) >> 1
-        if cut_pair[mid] < pair:
+        if _pair_word(cut_own[mid], cut_ghost[mid]) < pair:
             start = mid + 1
         else:
             stop = mid
@@ -93,7 +98,7 @@ def _offer(p, word, slot_start, slots, floor, lock, heap_above, changed):
 
 
 @cuda.jit(device=True)
-def _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts):
+def _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_own, cut_ghost, out, counts):
     """What follows displacing r at owned p: r's next proposal here when r is
     owned (returned), else a release to r's owner (and -2)."""
     if r < 0:
@@ -101,13 +106,13 @@ def _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts)
     if own_lo <= r < own_hi:
         return int64(r)
     k = owner_of[r]
-    _emit(out, counts, k, _cut_place(cut_start, cut_pair, k, r, p), RELEASE)
+    _emit(out, counts, k, _cut_place(cut_start, cut_own, cut_ghost, k, r, p), RELEASE)
     return int64(_WAITING)
 
 
 @cuda.jit(device=True)
 def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, lock, heap_above,
-             owner_of, own_lo, own_hi, cut_start, cut_pair, entry_cut, out_pending,
+             owner_of, own_lo, own_hi, cut_start, cut_own, cut_ghost, entry_cut, out_pending,
              ghost_floor, changed, out, counts):
     """One proposal of owned u down its row: the owned proposer displaced
     (to propose next), or -2 (sent to a ghost's owner, or the row is done)."""
@@ -129,12 +134,13 @@ def _propose(u, offsets, indices, keys, slot_start, slots, next_edge, floor, loc
         word = (uint64(keys[j]) << uint64(32)) | uint64(u)
         r = _offer(p, word, slot_start, slots, floor, lock, heap_above, changed)
         if r != REJECTED:
-            return _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out, counts)
+            return _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_own, cut_ghost, out,
+                              counts)
 
 
 @cuda.jit
 def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor, lock,
-                     heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair, cut_own,
+                     heap_above, owner_of, own_lo, own_hi, cut_start, cut_own,
                      cut_ghost, cut_key, entry_cut, out_pending, ghost_floor, changed,
                      in_worker, in_word, owed, out, counts):
     """One thread per incoming message, then one per proposal owed; each
@@ -157,8 +163,8 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
             if r == REJECTED:
                 _emit(out, counts, k, place, RELEASE)
             else:
-                current = _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_pair, out,
-                                     counts)
+                current = _displaced(r, p, owner_of, own_lo, own_hi, cut_start, cut_own,
+                                     cut_ghost, out, counts)
         elif kind == RELEASE:
             out_pending[c] = 0
             current = int64(cut_own[c])
@@ -168,8 +174,8 @@ def superstep_kernel(offsets, indices, keys, slot_start, slots, next_edge, floor
         current = int64(owed[t - n_in])
     while current >= 0:  # follow the chain of displacements
         current = _propose(current, offsets, indices, keys, slot_start, slots, next_edge, floor,
-                           lock, heap_above, owner_of, own_lo, own_hi, cut_start, cut_pair,
-                           entry_cut, out_pending, ghost_floor, changed, out, counts)
+                           lock, heap_above, owner_of, own_lo, own_hi, cut_start, cut_own,
+                           cut_ghost, entry_cut, out_pending, ghost_floor, changed, out, counts)
 
 
 @cuda.jit
@@ -238,7 +244,7 @@ def start_run(part, slot_start, closing, quiet, xp) -> dict:
     device = {name: xp.asarray(value) for name, value in (
         ("offsets", pref.offsets), ("indices", pref.indices), ("keys", pref.keys),
         ("owner_of", part.owner_of), ("cut_start", part.cut_start),
-        ("cut_pair", part.cut_pair), ("cut_own", part.cut_own),
+        ("cut_own", part.cut_own),
         ("cut_ghost", part.cut_ghost), ("cut_key", part.cut_key),
         ("entry_cut", part.entry_cut), ("slot_start", starts), ("changed", changed),
         ("quiet", quiet), ("next_edge", pref.offsets[:-1].astype(np.int64)),
@@ -270,8 +276,8 @@ def superstep(run: dict, in_worker: np.ndarray, in_word: np.ndarray) -> tuple:
     if work:
         launch(superstep_kernel, -(-work // threads), threads, xp, d["offsets"], d["indices"],
                d["keys"], d["slot_start"], d["slots"], d["next_edge"], d["floor"], d["lock"],
-               run["heap_above"], d["owner_of"], lo, hi, d["cut_start"], d["cut_pair"],
-               d["cut_own"], d["cut_ghost"], d["cut_key"], d["entry_cut"], d["out_pending"],
+               run["heap_above"], d["owner_of"], lo, hi, d["cut_start"], d["cut_own"],
+               d["cut_ghost"], d["cut_key"], d["entry_cut"], d["out_pending"],
                d["ghost_floor"], d["changed"], in_worker_d, in_word_d, owed, d["out"], d["counts"])
     if hi > lo:
         launch(closing_kernel, -(-(hi - lo) // threads), threads, xp, d["offsets"],

@@ -142,7 +142,6 @@ class LocalPart:
     pref: PreferenceCSR
     loop: np.ndarray | None
     cut_start: np.ndarray
-    cut_pair: np.ndarray
     cut_own: np.ndarray
     cut_ghost: np.ndarray
     cut_key: np.ndarray
@@ -166,7 +165,7 @@ class LocalPart:
 
     def nbytes(self) -> int:
         arrays = [self.owner_of, self.pref.offsets, self.pref.indices, self.pref.keys,
-                  self.cut_start, self.cut_pair, self.cut_own, self.cut_ghost, self.cut_key,
+                  self.cut_start, self.cut_own, self.cut_ghost, self.cut_key,
                   self.entry_cut]
         if self.pref.weight_of_key is not None:
             arrays.append(self.pref.weight_of_key)
@@ -231,9 +230,9 @@ def _host_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
     pref, keys, cut = build.owned_preference(edges, own_lo, own_hi, owner_of, workers)
     del edges
     phases.append(_phase("preference"))
-    cut_start, pair, key, own, ghost, entry_cut = cut
+    cut_start, key, own, ghost, entry_cut = cut
     return LocalPart(me, workers, labels, own_lo, own_hi, owner_of, pref, loop, cut_start,
-                     pair, own, ghost, key, entry_cut, weighted, device_frames, keys)
+                     own, ghost, key, entry_cut, weighted, device_frames, keys)
 
 
 def _device_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
@@ -241,7 +240,7 @@ def _device_part(pieces: list, me: int, workers: int, boundaries, weighted: bool
     a = build_gpu.local_part(pieces, boundaries, me, workers, weighted)
     phases.append(_phase("device"))
     return LocalPart(me, workers, a["labels"], a["own_lo"], a["own_hi"], a["owner_of"],
-                     a["pref"], a["loop"], a["cut_start"], a["cut_pair"], a["cut_own"],
+                     a["pref"], a["loop"], a["cut_start"], a["cut_own"],
                      a["cut_ghost"], a["cut_key"], a["entry_cut"], weighted, device_frames,
                      a["keys"], xp=a["xp"])
 
@@ -267,7 +266,7 @@ def host_part(gid: str) -> LocalPart:
             part.me, part.workers, pd.Series(h(part.labels), name="vertex"), part.own_lo,
             part.own_hi, h(part.owner_of),
             PreferenceCSR(h(pref.offsets), h(pref.indices), h(pref.keys), table),
-            None if part.loop is None else h(part.loop), part.cut_start, h(part.cut_pair),
+            None if part.loop is None else h(part.loop), part.cut_start,
             h(part.cut_own), h(part.cut_ghost), h(part.cut_key), h(part.entry_cut),
             part.weighted, part.device_frames, part.keys)
     return part.host_copy
@@ -454,7 +453,7 @@ def superstep(gid: str, previous, *incoming) -> dict:
     out_worker, out_word, n_out, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"],
         run["next_edge"], part.owner_of, part.me, part.own_lo, part.own_hi, part.cut_start,
-        part.cut_pair, part.cut_own, part.cut_ghost, part.cut_key, part.entry_cut,
+        part.cut_own, part.cut_ghost, part.cut_key, part.entry_cut,
         run["out_pending"], run["floor"], run["open_until"], run["quiet"], owed, closing,
         in_worker, in_word,
         run["out_worker"], run["out_word"])
