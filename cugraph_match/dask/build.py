@@ -530,6 +530,16 @@ def _owned_row_lengths(lo, hi, own_lo, own_hi, lengths):
             lengths[b + 1] += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _place_entry(row, other, key, c, cursor, indices, keys, entry_cut):
+    """Owned ``row``'s next entry: neighbour ``other``, the edge's key, its cut edge."""
+    at = cursor[row]
+    indices[at] = other
+    keys[at] = key
+    entry_cut[at] = c
+    cursor[row] = at + 1
+
+
 @njit(cache=True, nogil=True)
 def _scatter_owned(ascending_pairs, cut_ascending, bits, own_lo, own_hi, offsets, indices, keys,
                    cut_key, entry_cut):
@@ -549,17 +559,9 @@ def _scatter_owned(ascending_pairs, cut_ascending, bits, own_lo, own_hi, offsets
         if c >= 0:
             cut_key[c] = key
         if a >= own_lo and a < own_hi:
-            at = cursor[a]
-            indices[at] = b
-            keys[at] = key
-            entry_cut[at] = c
-            cursor[a] = at + 1
+            _place_entry(a, b, key, c, cursor, indices, keys, entry_cut)
         if b >= own_lo and b < own_hi:
-            at = cursor[b]
-            indices[at] = a
-            keys[at] = key
-            entry_cut[at] = c
-            cursor[b] = at + 1
+            _place_entry(b, a, key, c, cursor, indices, keys, entry_cut)
 
 
 @njit(cache=True, nogil=True)
@@ -587,14 +589,6 @@ def _scatter_owned_in_order(lo, hi, owner_of, cut_start, own_lo, own_hi, offsets
             below[k] = c
             cut_key[c] = key
         if a_owned:
-            at = cursor[a]
-            indices[at] = b
-            keys[at] = key
-            entry_cut[at] = c
-            cursor[a] = at + 1
+            _place_entry(a, b, key, c, cursor, indices, keys, entry_cut)
         if b_owned:
-            at = cursor[b]
-            indices[at] = a
-            keys[at] = key
-            entry_cut[at] = c
-            cursor[b] = at + 1
+            _place_entry(b, a, key, c, cursor, indices, keys, entry_cut)
