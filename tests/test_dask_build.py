@@ -162,7 +162,7 @@ def test_owner_codes_equal_searchsorted(data):
         st.one_of(value, st.sampled_from(ids.tolist() or [int(info.max)])),
         min_size=1, max_size=40)), dtype=dtype))
     workers = data.draw(st.sampled_from([bounds.shape[0] + 1, 300, 70_000]))
-    got = build._owner_codes(pd.Series(ids, dtype=dtype), bounds, workers)
+    got = build.owner_codes(pd.Series(ids, dtype=dtype), bounds, workers)
     np.testing.assert_array_equal(got, np.searchsorted(bounds, ids, side="right"))
     assert got.dtype == (np.uint8 if workers <= 256 else np.uint16 if workers <= 65536
                          else np.uint32)

@@ -54,7 +54,9 @@ def owner_code_dtype(workers: int):
     return np.uint8 if workers <= 256 else np.uint16 if workers <= 65536 else np.uint32
 
 
-def _owner_codes(ids: pd.Series, boundaries, workers: int) -> np.ndarray:
+def owner_codes(ids: pd.Series, boundaries, workers: int) -> np.ndarray:
+    """The worker owning each id (how many range boundaries are at or below
+    it), in :func:`owner_code_dtype`."""
     dtype = owner_code_dtype(workers)
     if boundaries is None or len(boundaries) == 0:
         return np.zeros(len(ids), dtype=dtype)
@@ -105,8 +107,8 @@ def route_partition(frame, source: str, destination: str, boundaries, workers: i
     """The owner of both ends of every row of an input partition (kept on the
     partition's worker until every owner has taken its rows)."""
     host = _host(frame[[source, destination]])
-    return (_owner_codes(_cast(host[source], id_dtype), boundaries, workers),
-            _owner_codes(_cast(host[destination], id_dtype), boundaries, workers))
+    return (owner_codes(_cast(host[source], id_dtype), boundaries, workers),
+            owner_codes(_cast(host[destination], id_dtype), boundaries, workers))
 
 
 def _lean(series) -> bool:

@@ -96,10 +96,10 @@ def _id_types(columns) -> dict:
 
 
 def owners(ids: pd.Series, boundaries) -> np.ndarray:
-    """The worker owning each id: the number of range boundaries at or below it."""
-    if boundaries is None or len(boundaries) == 0:
-        return np.zeros(len(ids), dtype=np.int64)
-    return np.searchsorted(boundaries, ids.to_numpy(), side="right").astype(np.int64)
+    """The worker owning each id: the number of range boundaries at or below it
+    (``build.owner_codes``, the routing's search, in its narrow dtype)."""
+    workers = 1 if boundaries is None else len(boundaries) + 1
+    return build.owner_codes(ids, boundaries, workers)
 
 
 # --------------------------------------------------------------------------
