@@ -40,7 +40,18 @@ def gpu_client():
         yield client
 
 
-GRAPHS = [("rmat16", lambda: rmat_edges(16, seed=1))] + [
+def _default_dtypes(edges: pd.DataFrame, weighted: bool) -> pd.DataFrame:
+    """pandas' default dtypes (int64 ids, float64 weights), or no weight column:
+    the device build's other paths (wide keys; the unweighted greedy order)."""
+    out = edges[["src", "dst"]].astype(np.int64)
+    if weighted:
+        out["weight"] = edges["weight"].astype(np.float64)
+    return out
+
+
+GRAPHS = [("rmat16", lambda: rmat_edges(16, seed=1)),
+          ("rmat16-int64", lambda: _default_dtypes(rmat_edges(16, seed=3), True)),
+          ("rmat16-unweighted", lambda: _default_dtypes(rmat_edges(16, seed=4), False))] + [
     (name, lambda name=name: read_graph(SHARED_DATA / "graphs" / f"{name}.mtx")[0])
     for name in ("jazz", "netscience", "power", "hep-th")
     if (SHARED_DATA / "graphs" / f"{name}.mtx").exists()]
