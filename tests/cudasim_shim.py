@@ -137,9 +137,32 @@ def ballot_sync(self, mask, predicate):
     _check_mask(warp, mask)
 
     def bits(slots):
-        return np.uint32(sum(1 << i for i in range(warp.lanes) if slots[i]))
+        # Signed, as Numba types it on hardware (int32): lane 31's bit is the
+        # sign, and a kernel that widens the ballot without masking sees it
+        # spread over the high word here too (it did on the first lent H100).
+        return np.uint32(sum(1 << i for i in range(warp.lanes) if slots[i])).view(np.int32)
 
     return warp.exchange(lane, bool(predicate), bits)
+
+
+def _as_unsigned(value) -> int:
+    """``value``'s bit pattern at its own width (NumPy scalars) or 64 bits, as
+    the hardware's ``popc``/``ffs`` read a register."""
+    dtype = getattr(value, "dtype", None)
+    width = dtype.itemsize * 8 if dtype is not None else 64
+    return int(value) & ((1 << width) - 1)
+
+
+def popc(self, value):
+    """Set bits of the value's bit pattern (the simulator's own counts the
+    characters of ``bin()``, a minus sign and all, for a negative value)."""
+    return bin(_as_unsigned(value)).count("1")
+
+
+def ffs(self, value):
+    """1-based position of the lowest set bit, 0 for none, at the value's width."""
+    bits = _as_unsigned(value)
+    return (bits & -bits).bit_length()
 
 
 def syncwarp(self, mask=FULL_MASK):
@@ -168,12 +191,17 @@ def nanosleep(self, ns):
     time.sleep(0)
 
 
+# The simulator's own bit counts, replaced: they read a negative value's
+# ``bin()``/``format()`` text, not its bit pattern as the hardware does.
+_REPLACED = {"popc", "ffs"}
 _INTRINSICS = {
     "shfl_sync": shfl_sync,
     "shfl_xor_sync": shfl_xor_sync,
     "shfl_up_sync": shfl_up_sync,
     "shfl_down_sync": shfl_down_sync,
     "ballot_sync": ballot_sync,
+    "popc": popc,
+    "ffs": ffs,
     "syncwarp": syncwarp,
     "activemask": activemask,
     "lanemask_lt": lanemask_lt,
@@ -433,5 +461,5 @@ def install() -> None:
     # 1e-3 s - / 6.6 s, 2e-3 s 16.1 / - s.
     sys.setswitchinterval(5e-4)
     for name, function in _INTRINSICS.items():
-        if not hasattr(FakeCUDAModule, name):
+        if name in _REPLACED or not hasattr(FakeCUDAModule, name):
             setattr(FakeCUDAModule, name, function)

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.cudasim
 
 # The simulator swaps the module-global name `cuda` for its fake module,
 # so the kernels must live at module level.
-from numba import cuda, uint32  # noqa: E402
+from numba import cuda, int64, uint32  # noqa: E402
 
 
 @cuda.jit
@@ -190,3 +190,30 @@ def test_threads_serve_block_after_block_and_survive_a_failed_launch():
         coordinates[3, (8, 4)](out)
         expected = [(b, x, y) for b in range(3) for y in range(4) for x in range(8)]
         assert [tuple(r) for r in out.tolist()] == expected
+
+
+@cuda.jit
+def ballot_widened(first_free, counts, lowest):
+    # every lane idle but the first ``first_free[0]``: the ballot covers lane 31
+    lane = cuda.threadIdx.x % 32
+    bits = cuda.ballot_sync(0xFFFFFFFF, lane >= first_free[0])
+    wide = int64(bits)  # as the marriage kernels once did: sign-extended
+    masked = int64(bits) & int64(0xFFFFFFFF)
+    if lane == 0:
+        counts[0] = cuda.popc(bits)
+        counts[1] = cuda.popc(wide)
+        counts[2] = cuda.popc(masked)
+        lowest[0] = cuda.ffs(bits)
+        lowest[1] = cuda.ffs(wide)
+        lowest[2] = cuda.ffs(int64(0))
+
+
+def test_ballot_is_signed_as_on_hardware():
+    """Numba types ``ballot_sync`` as int32 on hardware: a widened ballot with
+    lane 31 set has its high word filled (the first lent H100 showed it),
+    and ``popc``/``ffs`` read bit patterns at the value's width."""
+    counts = np.zeros(3, dtype=np.int64)
+    lowest = np.zeros(3, dtype=np.int64)
+    ballot_widened[1, 32](np.array([5]), counts, lowest)
+    assert counts.tolist() == [27, 27 + 32, 27]
+    assert lowest.tolist() == [6, 6, 0]

@@ -51,6 +51,20 @@ _NONE = int64(-1)
 
 
 @cuda.jit(device=True, inline=True)
+def ballot_bits(predicate):
+    """The warp's ballot as a non-negative int64: bit ``i`` set when lane ``i``'s
+    ``predicate`` holds.
+
+    Numba types ``ballot_sync`` as a *signed* int32, so widening it as it
+    comes sign-extends lane 31's bit over the high word: ``popc`` then
+    counts 32 lanes too many and ``ffs`` names lanes past 31.  On the first
+    lent H100 that made each warp take 64 proposers for its 32 lanes, half
+    of them never proposing.
+    """
+    return int64(cuda.ballot_sync(FULL_MASK, predicate)) & int64(FULL_MASK)
+
+
+@cuda.jit(device=True, inline=True)
 def row(u, p_off, p_step):
     """(start, length) of ``u``'s list."""
     start = int64(p_off[u * p_step])
@@ -100,7 +114,7 @@ def find_candidates(cur, p_off, p_step, p_tgt, p_key, k_entry, k_prop, held, nxt
             cur = _NONE
 
     # Proposers still searching: the warp scans their lists one at a time.
-    want = int64(cuda.ballot_sync(FULL_MASK, cur >= 0 and cand < 0))
+    want = ballot_bits(cur >= 0 and cand < 0)
     while want != 0:
         leader = int64(cuda.ffs(want)) - 1
         who = cuda.shfl_sync(FULL_MASK, cur, leader)
@@ -115,7 +129,7 @@ def find_candidates(cur, p_off, p_step, p_tgt, p_key, k_entry, k_prop, held, nxt
                 a, key = entry(who, who_start, who_length, t, p_tgt, p_key, k_entry, k_prop,
                                max_level)
                 ok = key < cuda.ldcg(held, a)
-            hits = int64(cuda.ballot_sync(FULL_MASK, ok))
+            hits = ballot_bits(ok)
             if hits != 0:
                 found = base + int64(cuda.ffs(hits)) - 1
                 break
@@ -161,7 +175,7 @@ def take_work(idle, more, counter, total, lane, lower):
     ``(item or -1, more)``; ``more`` turns False once the counter is spent.
     """
     item = _NONE
-    need = int64(cuda.ballot_sync(FULL_MASK, idle))
+    need = ballot_bits(idle)
     if need != 0:
         taken = int64(cuda.popc(need))
         first = int64(0)
@@ -222,7 +236,7 @@ def gale_shapley_round_kernel(p_off, p_step, p_tgt, p_key, k_entry, k_prop, a_of
             won, displaced = propose(cur, cand, p_off, p_step, p_tgt, p_key, k_entry, k_prop,
                                      a_off, a_step, a_prop, held, nxt, max_level)
             follow = displaced if won else cur
-        has = int64(cuda.ballot_sync(FULL_MASK, follow >= 0))
+        has = ballot_bits(follow >= 0)
         if has != 0:
             at = int64(0)
             if lane == 0:
