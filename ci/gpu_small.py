@@ -47,6 +47,34 @@ def verdict(name: str, good: bool, detail: str = "") -> bool:
     return good
 
 
+def assignment(small: bool) -> bool:
+    """The assignment kernels (bids, claims, installs, slack): a square dense
+    matrix (the auction), a rectangular one and an edge list (the row
+    reduction), each checked against SciPy's optimum (ties on purpose:
+    integer costs), since equal optima may pick different pairs."""
+    from scipy.optimize import linear_sum_assignment
+
+    rng = np.random.default_rng(5)
+    n = 40 if small else 300
+    ok = True
+    for rows, cols in ((n, n), (n, n + n // 3)):
+        costs = rng.integers(0, 4 * rows, (rows, cols)).astype(np.float64)
+        r, c = cm.assignment(costs, backend="gpu")
+        sr, sc = linear_sum_assignment(costs)
+        ok &= verdict(f"assignment dense {rows}x{cols}",
+                      len(r) == len(sr) and costs[r, c].sum() == costs[sr, sc].sum(),
+                      f"{costs[r, c].sum():.0f} vs scipy {costs[sr, sc].sum():.0f}")
+    pairs = pd.DataFrame({"src": rng.integers(0, n, 8 * n), "dst": rng.integers(0, n, 8 * n),
+                          "weight": rng.integers(1, 9, 8 * n).astype(np.float64)})
+    for maximize in (False, True):
+        got = cm.assignment(pairs, maximize=maximize, backend="gpu")
+        want = cm.assignment(pairs, maximize=maximize, backend="cpu")
+        ok &= verdict(f"assignment pairs maximize={maximize}",
+                      len(got) == len(want) and got["weight"].sum() == want["weight"].sum(),
+                      f"{got['weight'].sum():.0f} vs cpu {want['weight'].sum():.0f}")
+    return ok
+
+
 def roma(frame, small: bool) -> bool:
     """ROMA's kernels: the sparse one from Suitor's start (blocks up to 1,024
     threads, the register cap's case), the dense ones on a weight matrix (its
@@ -119,6 +147,7 @@ def main(argv: list[str]) -> int:
     cpu_q = cm.leiden(frame, backend="cpu")[1]
     print(f"{'ok  ' if q >= 0.95 * cpu_q else 'FAIL'}  leiden q {q:.4f} vs cpu {cpu_q:.4f}")
     ok &= q >= 0.95 * cpu_q
+    ok &= assignment(small)
     for kind, n in sizes:
         pp, ap = stable_marriage_instance(n, kind, seed=1)
         for algorithm in ("mcvitie_wilson", "gale_shapley"):
