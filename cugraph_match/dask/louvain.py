@@ -9,12 +9,16 @@ single-machine CPU phase as the local step):
   neighbouring community of largest gain, as one machine does; what it
   cannot see yet are the other workers' moves of the same pass: a ghost
   keeps its community from the pass's start, a community's degree total
-  counts only this worker's moves.  So that two ends of a cut edge move
-  less often at once on stale views of each other, the vertices with a
-  ghost neighbour move every other pass: with more than 2 workers in turns,
-  even workers' in one pass, odd workers' in the next; with 2 workers each
-  on a seeded coin in a phase's first passes (inner vertices move every
-  pass; measured in :data:`BOUNDARY_TURNS` and :data:`COIN_WORKERS`).
+  counts only this worker's moves.  So that the two ends of a cut edge do
+  not move at once on stale views of each other, the vertices with a ghost
+  neighbour (*boundary* vertices) move in turns: with more than 2 workers,
+  the workers are coloured so that no two sharing a cut edge have one
+  colour (:func:`worker_colours`), and a pass moves one colour's boundary
+  vertices, so every ghost a moving vertex sees is frozen on its own worker
+  and its community is exact (R-MAT: a colour per worker; a grid's row
+  ranges: two); with 2 workers each boundary vertex moves on a seeded coin
+  in a phase's first passes.  Inner vertices move every pass (measured in
+  :data:`COIN_WORKERS`).
   Between passes the workers swap the
   communities of their cut edges' ends (one 8-byte word per cut edge and
   direction) and the client sums every worker's moves into one change of
@@ -114,12 +118,17 @@ FINISH_EDGES = 50_000
 #: 53,450 (bound 50,000), R-MAT 18 on 4 and 8 workers 1.29 M and 1.58 M of
 #: 4.19 M, whose finish on worker 0 was the largest worker's peak.
 REFINED_FINISH_FACTOR = 2
-#: With more than 2 workers, the vertices with a ghost neighbour move in this
-#: many turns of passes (1: every pass).  Measured (Q over one machine's,
-#: every level distributed): 3 workers, turns 1 / 2: lesmis 0.994 / 0.999,
-#: netscience 0.999 / 1.000, power 0.996 / 0.999, hep-th 0.986 / 0.995.
-#: With 2 workers a coin instead (:data:`COIN_WORKERS`).
-BOUNDARY_TURNS = 2
+#: With more than :data:`COIN_WORKERS` workers, the boundary vertices move in
+#: turns of the workers' colours (:func:`worker_colours`).  Measured (Q over
+#: one machine's, 2026-11-27): with turns of even and odd workers before
+#: (two ends of a cut edge between two even workers moving at once),
+#: R-MAT 20 unweighted on 4 workers 0.964, now 0.993 (the coins below
+#: 0.990); R-MAT 20 int64 on 4 workers 0.995 / 0.998, R-MAT 18 on 8 workers
+#: 0.976 / 1.004 (unweighted 0.984 / 1.002), at 1.3-2x the wall time (more
+#: passes: a boundary vertex moves once in ``p`` of them).  Every level
+#: distributed, 4 workers, before / now: lesmis 0.966 / 0.999, jazz 0.989 /
+#: 1.000, wiki-Vote 0.978 / 0.996, hep-th 0.995 / 0.998, astro-ph 0.994 /
+#: 0.998, power 1.000 / 1.000; 3 workers 0.995-1.001 / 0.995-1.000.
 #: Up to this many workers, in the first :data:`COIN_PASSES` passes of a
 #: phase each vertex with a ghost neighbour moves on a seeded coin
 #: (probability 1/2), so the two ends of a cut edge move at once in a
@@ -190,6 +199,20 @@ def _exchange(g: DistributedGraph, after: list, task: Callable = lw.owned_block)
             for i in range(p)]
 
 
+def worker_colours(g: DistributedGraph) -> np.ndarray:
+    """A colour per worker, no two workers that share a cut edge alike
+    (greedy, in worker order: each takes the smallest colour its earlier
+    neighbours left).  Workers of one colour own no common edge, so their
+    boundary vertices can move in one pass without a stale ghost."""
+    p = len(g.workers)
+    colour = np.zeros(p, dtype=np.int64)
+    for k in range(p):
+        cut = g.parts[k]["cut"]
+        taken = {int(colour[j]) for j in range(k) if cut[j] > 0}
+        colour[k] = next(c for c in range(p) if c not in taken)
+    return colour
+
+
 def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: float,
                max_passes: int, seed_words: list, stats: dict,
                singleton_rule: bool = True) -> tuple[float, float, int]:
@@ -218,13 +241,14 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     moved_total, passes, clock = 0, 0, Stopwatch()
     # a vertex with a ghost neighbour moves every other pass (on average, on
     # a coin): the phase ends on two passes' gains, or two passes without a move
-    turns = 1 if p == 1 else BOUNDARY_TURNS if p > COIN_WORKERS else 2
+    colour = worker_colours(g) if p == 1 or p > COIN_WORKERS else None
+    turns = int(colour.max()) + 1 if colour is not None else 2
     quiet, gains = 0, []  # passes in a row without a move; the last passes' gains
     while passes < max_passes:
         turn = passes % turns
         passes += 1
-        if p == 1 or p > COIN_WORKERS:  # in turns: even workers', then odd workers'
-            rules = [int(k % turns == turn) for k in range(p)]
+        if colour is not None:  # in turns: one colour's boundary vertices a pass
+            rules = [int(colour[k] == turn) for k in range(p)]
         elif passes <= COIN_PASSES:  # on coins salted by the seed, level, pass and worker
             rules = [2 + (_salt(*seed_words, passes, k) >> 2) for k in range(p)]
         else:
