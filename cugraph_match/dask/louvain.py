@@ -16,9 +16,10 @@ single-machine CPU phase as the local step):
   colour (:func:`worker_colours`), and a pass moves one colour's boundary
   vertices, so every ghost a moving vertex sees is frozen on its own worker
   and its community is exact (R-MAT: a colour per worker; a grid's row
-  ranges: two); with 2 workers each boundary vertex moves on a seeded coin
-  in a phase's first passes.  Inner vertices move every pass (measured in
-  :data:`COIN_WORKERS`).
+  ranges: two), in a phase's first round of turns (then every vertex every
+  pass); with 2 workers each boundary vertex moves on a seeded coin in a
+  phase's first passes.  Inner vertices move every pass (measured in
+  :data:`COIN_WORKERS` and :data:`COLOUR_ROUNDS`).
   Between passes the workers swap the
   communities of their cut edges' ends (one 8-byte word per cut edge and
   direction) and the client sums every worker's moves into one change of
@@ -119,16 +120,17 @@ FINISH_EDGES = 50_000
 #: 4.19 M, whose finish on worker 0 was the largest worker's peak.
 REFINED_FINISH_FACTOR = 2
 #: With more than :data:`COIN_WORKERS` workers, the boundary vertices move in
-#: turns of the workers' colours (:func:`worker_colours`).  Measured (Q over
-#: one machine's, 2026-11-27): with turns of even and odd workers before
-#: (two ends of a cut edge between two even workers moving at once),
-#: R-MAT 20 unweighted on 4 workers 0.964, now 0.993 (the coins below
-#: 0.990); R-MAT 20 int64 on 4 workers 0.995 / 0.998, R-MAT 18 on 8 workers
-#: 0.976 / 1.004 (unweighted 0.984 / 1.002), at 1.3-2x the wall time (more
-#: passes: a boundary vertex moves once in ``p`` of them).  Every level
-#: distributed, 4 workers, before / now: lesmis 0.966 / 0.999, jazz 0.989 /
-#: 1.000, wiki-Vote 0.978 / 0.996, hep-th 0.995 / 0.998, astro-ph 0.994 /
-#: 0.998, power 1.000 / 1.000; 3 workers 0.995-1.001 / 0.995-1.000.
+#: turns of the workers' colours (:func:`worker_colours`) for
+#: :data:`COLOUR_ROUNDS` rounds.  Measured (Q over one machine's, 2026-11-27,
+#: the colours' turns in every pass): with turns of even and odd workers
+#: before (two ends of a cut edge between two even workers moving at once),
+#: R-MAT 20 unweighted on 4 workers 0.964, with the colours 0.993 (coins as
+#: with 2 workers: 0.990); R-MAT 20 int64 on 4 workers 0.995 / 0.998, R-MAT 18
+#: on 8 workers 0.976 / 1.004 (unweighted 0.984 / 1.002).  Every level
+#: distributed, 4 workers, before / with the colours: lesmis 0.966 / 0.999,
+#: jazz 0.989 / 1.000, wiki-Vote 0.978 / 0.996, hep-th 0.995 / 0.998,
+#: astro-ph 0.994 / 0.998, power 1.000 / 1.000, karate 1.000, polblogs
+#: 1.000, celegans 1.000; 3 workers 0.995-1.001 / 0.995-1.000.
 #: Up to this many workers, in the first :data:`COIN_PASSES` passes of a
 #: phase each vertex with a ghost neighbour moves on a seeded coin
 #: (probability 1/2), so the two ends of a cut edge move at once in a
@@ -143,6 +145,16 @@ REFINED_FINISH_FACTOR = 2
 #: only): 2 workers 1.013 / 1.007 / 1.003, 4 workers 0.990 / 1.012 / 1.003.
 COIN_WORKERS = 2
 COIN_PASSES = 4
+#: With more than :data:`COIN_WORKERS` workers, the colours take turns for this
+#: many rounds (``turns`` passes each) at a phase's start; then every vertex
+#: moves every pass (few move by then, and seldom two ends of a cut edge).
+#: Measured (Q over one machine's; wall time), turns in every pass / in the
+#: first round only: R-MAT 20 unweighted, 4 workers, 0.9925 (77 s) / 0.9941
+#: (39 s), two rounds 0.9933 (46 s); R-MAT 20 int64 0.9982 (91 s) / 0.9992
+#: (52 s); R-MAT 18 on 8 workers 1.004 (70 s) / 1.004 (31 s), unweighted
+#: 1.002 (57 s) / 1.001 (28 s); the nine graphs above, every level
+#: distributed, 3 and 4 workers: 0.995-1.000 / 0.994-1.000.
+COLOUR_ROUNDS = 1
 
 
 def _merge(reports: list[dict]) -> dict:
@@ -239,16 +251,19 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     q_start = q = _q(starts, total, resolution)
     del starts
     moved_total, passes, clock = 0, 0, Stopwatch()
-    # a vertex with a ghost neighbour moves every other pass (on average, on
-    # a coin): the phase ends on two passes' gains, or two passes without a move
+    # a boundary vertex moves once in ``turns`` passes (on average, on a
+    # coin, with 2 workers): the phase ends on that many passes' gains, or
+    # that many passes without a move
     colour = worker_colours(g) if p == 1 or p > COIN_WORKERS else None
     turns = int(colour.max()) + 1 if colour is not None else 2
     quiet, gains = 0, []  # passes in a row without a move; the last passes' gains
     while passes < max_passes:
         turn = passes % turns
         passes += 1
-        if colour is not None:  # in turns: one colour's boundary vertices a pass
-            rules = [int(colour[k] == turn) for k in range(p)]
+        if colour is not None and passes <= COLOUR_ROUNDS * turns:
+            rules = [int(colour[k] == turn) for k in range(p)]  # one colour's boundary
+        elif colour is not None:
+            rules = [1] * p
         elif passes <= COIN_PASSES:  # on coins salted by the seed, level, pass and worker
             rules = [2 + (_salt(*seed_words, passes, k) >> 2) for k in range(p)]
         else:
