@@ -139,7 +139,7 @@ def ballot_sync(self, mask, predicate):
     def bits(slots):
         # Signed, as Numba types it on hardware (int32): lane 31's bit is the
         # sign, and a kernel that widens the ballot without masking sees it
-        # spread over the high word here too (it did on the first lent H100).
+        # spread over the high word here too (it did on a lent H100).
         return np.uint32(sum(1 << i for i in range(warp.lanes) if slots[i])).view(np.int32)
 
     return warp.exchange(lane, bool(predicate), bits)

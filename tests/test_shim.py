@@ -210,7 +210,7 @@ def ballot_widened(first_free, counts, lowest):
 
 def test_ballot_is_signed_as_on_hardware():
     """Numba types ``ballot_sync`` as int32 on hardware: a widened ballot with
-    lane 31 set has its high word filled (the first lent H100 showed it),
+    lane 31 set has its high word filled (a lent H100 showed it),
     and ``popc``/``ffs`` read bit patterns at the value's width."""
     counts = np.zeros(3, dtype=np.int64)
     lowest = np.zeros(3, dtype=np.int64)

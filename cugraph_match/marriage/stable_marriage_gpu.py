@@ -57,9 +57,9 @@ def ballot_bits(predicate):
 
     Numba types ``ballot_sync`` as a *signed* int32, so widening it as it
     comes sign-extends lane 31's bit over the high word: ``popc`` then
-    counts 32 lanes too many and ``ffs`` names lanes past 31.  On the first
-    lent H100 that made each warp take 64 proposers for its 32 lanes, half
-    of them never proposing.
+    counts 32 lanes too many and ``ffs`` names lanes past 31.  On a lent H100
+    (2026-11-27) that made each warp take 64 proposers for its 32 lanes,
+    half of them never proposing.
     """
     return int64(cuda.ballot_sync(FULL_MASK, predicate)) & int64(FULL_MASK)
 
