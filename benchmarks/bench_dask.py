@@ -86,6 +86,11 @@ def make_graph(spec: str) -> pd.DataFrame:
         edges = mesh_edges(int(name[4:]), seed=1)
     else:
         raise ValueError(f"unknown graph {spec!r}")
+    return with_dtypes(edges, dtypes)
+
+
+def with_dtypes(edges: pd.DataFrame, dtypes: str) -> pd.DataFrame:
+    """A generator's ``src | dst | weight`` frame at one of :data:`DTYPES`."""
     change = DTYPES[dtypes]
     if change is None:
         return edges

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not gpu_available(), reason="no usable CUDA GPU (CuPy + numba-cuda)")]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from bench_dask import with_dtypes  # noqa: E402
 from rmat import rmat_edges  # noqa: E402
 
 
@@ -40,18 +41,11 @@ def gpu_client():
         yield client
 
 
-def _default_dtypes(edges: pd.DataFrame, weighted: bool) -> pd.DataFrame:
-    """pandas' default dtypes (int64 ids, float64 weights), or no weight column:
-    the device build's other paths (wide keys; the unweighted greedy order)."""
-    out = edges[["src", "dst"]].astype(np.int64)
-    if weighted:
-        out["weight"] = edges["weight"].astype(np.float64)
-    return out
-
-
 GRAPHS = [("rmat16", lambda: rmat_edges(16, seed=1)),
-          ("rmat16-int64", lambda: _default_dtypes(rmat_edges(16, seed=3), True)),
-          ("rmat16-unweighted", lambda: _default_dtypes(rmat_edges(16, seed=4), False))] + [
+          # pandas' default dtypes, and no weight column: the device build's
+          # wide-key and unweighted paths
+          ("rmat16-int64", lambda: with_dtypes(rmat_edges(16, seed=3), "int64")),
+          ("rmat16-unweighted", lambda: with_dtypes(rmat_edges(16, seed=4), "unweighted"))] + [
     (name, lambda name=name: read_graph(SHARED_DATA / "graphs" / f"{name}.mtx")[0])
     for name in ("jazz", "netscience", "power", "hep-th")
     if (SHARED_DATA / "graphs" / f"{name}.mtx").exists()]
