@@ -36,7 +36,7 @@ from hypothesis.extra import numpy as hnp
 import cugraph_match as cm
 import cupy_standin
 from cugraph_match.community import louvain_gpu
-from cugraph_match.structure import device, edges as edge_sets, renumber, sort_xp
+from cugraph_match.structure import community_gpu, device, edges as edge_sets, renumber, sort_xp
 from cupy_standin import LAUNCHES, SCATTER_DTYPES, installed
 from hypothesis_profiles import examples
 from roma_oracle import adjacency, complete_weight, frame_mates, matched_weight, mates_of
@@ -444,14 +444,14 @@ def _louvain_calls(be):
 def _louvain_global(be):
     """The global-table kernels and their host side (tables sized by primes), on a
     5-vertex graph: bucket bounds lowered so that degree > 2 is 'large'."""
-    saved = louvain_gpu.BUCKETS, louvain_gpu.MERGE_BUCKETS
-    louvain_gpu.BUCKETS = ((2, 4, 7), (None, 128, 0))
+    saved = community_gpu.BUCKETS, louvain_gpu.MERGE_BUCKETS
+    community_gpu.BUCKETS = ((2, 4, 7), (None, 128, 0))
     louvain_gpu.MERGE_BUCKETS = ((2, 32, 127), (None, 128, 0))
     try:
         star = pd.DataFrame({"src": [0, 0, 0, 1], "dst": [1, 2, 3, 4]})
         return cm.louvain(star, backend=be)
     finally:
-        louvain_gpu.BUCKETS, louvain_gpu.MERGE_BUCKETS = saved
+        community_gpu.BUCKETS, louvain_gpu.MERGE_BUCKETS = saved
 
 
 @pytest.mark.cudasim

@@ -80,7 +80,7 @@ def test_each_bucket_kernel_decides_like_the_reference(graph):
                 members, members.shape[0], group, size, offsets, indices, weights, community, k,
                 a, csize, two_m, 1.0, new, np.zeros(g.n))
         else:
-            sizes = gpu._primes_above(1.5 * np.diff(offsets)[members], np)
+            sizes = gpu.primes_above(1.5 * np.diff(offsets)[members], np)
             start = np.zeros(members.shape[0] + 1, dtype=np.int64)
             start[1:] = np.cumsum(sizes)
             gpu.move_global_kernel[2, gpu.BLOCK](
@@ -95,7 +95,7 @@ def test_each_bucket_kernel_decides_like_the_reference(graph):
 
 
 def test_commit_admits_movers_while_they_still_gain():
-    from cugraph_match.community.louvain_gpu import _commit
+    from cugraph_match.community.louvain_gpu import commit_moves
 
     # four vertices of degree 2 all choose community 9 with improvements 3, 2, 1, 0.5;
     # two_m = 8, γ = 1: mover i still gains iff improvement > 2 * (2 * i) / 8 = i / 2
@@ -104,7 +104,7 @@ def test_commit_admits_movers_while_they_still_gain():
     new = np.array([9, 9, 9, 9, 4])
     improvement = np.array([1.0, 3.0, 0.5, 2.0, 0.0])
     k = np.full(5, 2.0)
-    _commit(members, community, new, improvement, k, 8.0, 1.0, np)
+    commit_moves(members, community, new, improvement, k, 8.0, 1.0, np)
     # ranked 1 (3.0 > 0), 3 (2.0 > 0.5), 0 (1.0 ≤ 1.0: stays), 2 (0.5 ≤ 1.5: stays)
     assert community.tolist() == [0, 9, 2, 9, 4]
 
@@ -167,7 +167,7 @@ def test_fixed_point_scaling():
 def test_primes_and_buckets():
     from cugraph_match.community import louvain_gpu as gpu
 
-    assert gpu._primes_above(np.array([1.5 * 4, 1.5 * 8, 1.5 * 84, 1.5 * 319, 13]), np).tolist() \
+    assert gpu.primes_above(np.array([1.5 * 4, 1.5 * 8, 1.5 * 84, 1.5 * 319, 13]), np).tolist() \
         == [7, 13, 127, 479, 17]
     offsets = np.array([0, 0, 4, 9, 41, 126, 526], dtype=np.int64)  # degrees 0 4 5 32 85 400
     buckets = gpu.degree_buckets(offsets, np)

@@ -16,7 +16,7 @@ with the community totals of refined communities that are not well
 connected replaced by +inf (their gain is −inf).  Conflicts, resolved on the
 host: a move into a singleton whose own vertex moves this round is
 cancelled (the kernel's singleton rule already stops two singletons from
-swapping), and Louvain's ``_commit`` admits the movers into each refined
+swapping), and ``commit_moves`` admits the movers into each refined
 community in order of gain while they still gain.  A refined community
 grows only by vertices with an edge into it whose members do not move, so it
 stays connected.  Rounds stop when none moves.
@@ -30,11 +30,11 @@ smallest vertex whatever order the threads ran in.
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda
-
+from ..structure.community_gpu import (  # noqa: F401 - the split's kernels, named here too
+    BLOCK, commit_moves, components_gpu, degree_buckets, hook_kernel, jump_kernel,
+    move_global_kernel, move_shared_kernel, primes_above, segment_sum)
 from ..structure.device import launch
-from .louvain_gpu import (BLOCK, _commit, _primes_above, degree_buckets, move_global_kernel,
-                          move_shared_kernel, segment_sum, to_host)
+from ..structure.edges import to_host
 
 # A refinement round moves at least one vertex or ends it; rounds beyond this
 # (long chains merging pairwise) stop with a valid, less merged refinement.
@@ -67,7 +67,7 @@ def refine_gpu(offsets, indices, weights, loop, parts, resolution: float, xp):
     degree = inner_offsets[1:] - inner_offsets[:-1]
     table_start = xp.zeros(big.shape[0] + 1, dtype=np.int64)
     if big.shape[0]:
-        table_start[1:] = xp.cumsum(_primes_above(to_host(1.5 * degree[big]), xp))
+        table_start[1:] = xp.cumsum(primes_above(to_host(1.5 * degree[big]), xp))
     table_comm = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
     table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
     joined = 0
@@ -107,68 +107,10 @@ def refine_gpu(offsets, indices, weights, loop, parts, resolution: float, xp):
         into_leaver = moving & (size[new_refined] == 1) & moving[new_refined]
         new_refined[into_leaver] = refined[into_leaver]
         before = refined.copy()
-        _commit(xp.flatnonzero(candidate).astype(np.int64), refined, new_refined, improvement,
+        commit_moves(xp.flatnonzero(candidate).astype(np.int64), refined, new_refined, improvement,
                 k, two_m, resolution, xp)
         moved = int((refined != before).sum())
         if moved == 0:
             break
         joined += moved
     return refined, joined
-
-
-@cuda.jit
-def hook_kernel(offsets, indices, community, label, changed):
-    """Each edge inside a community hooks the larger of its ends' labels under the
-    smaller (an atomic min on the larger label's own entry)."""
-    v = cuda.grid(1)
-    if v >= label.shape[0]:
-        return
-    c = community[v]
-    for e in range(offsets[v], offsets[v + 1]):
-        u = indices[e]
-        if community[u] != c:
-            continue
-        lu = label[u]
-        lv = label[v]
-        if lu < lv:
-            cuda.atomic.min(label, lv, lu)
-            changed[0] = 1
-        elif lv < lu:
-            cuda.atomic.min(label, lu, lv)
-            changed[0] = 1
-
-
-@cuda.jit
-def jump_kernel(label, changed):
-    """Pointer jumping: a vertex takes its label's label."""
-    v = cuda.grid(1)
-    if v >= label.shape[0]:
-        return
-    own = label[v]
-    up = label[own]
-    if up < own:
-        label[v] = up
-        changed[0] = 1
-
-
-def components_gpu(offsets, indices, community, xp):
-    """Label of every vertex: the smallest vertex of its connected component
-    within its community.
-
-    Memory ordering: a thread may read a label another thread is lowering;
-    it then hooks with a value that is still a label of the same component,
-    only later than it could have, and the next round sees the lower one.
-    The host repeats both kernels until a round changes nothing, so the
-    fixed point (one label per component, its smallest vertex, which no
-    edge can lower) does not depend on the order the threads ran in.
-    """
-    n = int(offsets.shape[0]) - 1
-    label = xp.arange(n, dtype=np.int64)
-    changed = xp.zeros(1, dtype=np.int32)
-    blocks = max(-(-n // BLOCK), 1)
-    while True:
-        changed[:] = 0
-        launch(hook_kernel, blocks, BLOCK, xp, offsets, indices, community, label, changed)
-        launch(jump_kernel, blocks, BLOCK, xp, label, changed)
-        if not int(changed[0]):
-            return label

@@ -43,189 +43,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import cuda, float64, int64
+from numba import cuda, int64
 
-from ..structure.device import FULL_MASK, WARP, launch
-from ..structure.edges import WeightedGraph
+from ..structure.community_gpu import (  # noqa: F401 - the kernels' home names them here too
+    BLOCK, BUCKETS, EMPTY, SHARED_SLOTS, WARPS_PER_BLOCK, accumulate_row, clear_table,
+    commit_moves, degree_buckets, insert_weight, move_global_kernel, move_shared_kernel,
+    primes_above, segment_sum)
+from ..structure.device import launch
+from ..structure.edges import WeightedGraph, to_host
 from ..structure.sort_xp import lexsort_xp
-
-BLOCK = 128
-WARPS_PER_BLOCK = BLOCK // WARP  # a compile-time constant for the shared arrays
-SHARED_SLOTS = 512  # the largest shared table use per block: 4 x 127 (bucket 5)
-# (largest degree, threads per vertex, table slots); 0 slots = per-vertex global table
-BUCKETS = ((4, 4, 7), (8, 8, 13), (16, 16, 29), (32, 32, 53), (84, 32, 127), (319, 128, 479),
-           (None, 128, 0))
-EMPTY = -1
-
-
-@cuda.jit(device=True)
-def _clear(lane, group, table_comm, table_weight, base, size):
-    """Empty a table (the group's threads share the slots); callers then sync."""
-    for s in range(lane, size, group):
-        table_comm[base + s] = EMPTY
-        table_weight[base + s] = 0
-
-
-@cuda.jit(device=True)
-def _insert(c, w, table_comm, table_weight, base, size):
-    """Add w to community c's slot, claiming an empty one with CAS if c has none."""
-    h = c % size
-    step = 1 + c % (size - 1)
-    while True:
-        old = cuda.atomic.cas(table_comm, base + h, int64(EMPTY), c)
-        if old == EMPTY or old == c:
-            cuda.atomic.add(table_weight, base + h, w)
-            return
-        h = (h + step) % size  # size is prime: the probe visits every slot
-
-
-@cuda.jit(device=True)
-def _accumulate(v, lane, group, offsets, indices, weights, community, table_comm, table_weight,
-                base, size):
-    """Add v's edge weights into its table, keyed by the neighbour's community."""
-    for e in range(offsets[v] + lane, offsets[v + 1], group):
-        _insert(community[indices[e]], weights[e], table_comm, table_weight, base, size)
-
-
-@cuda.jit(device=True)
-def _lookup(c, table_comm, table_weight, base, size):
-    """The weight accumulated for community c (0 when absent)."""
-    h = c % size
-    step = 1 + c % (size - 1)
-    for _ in range(size):
-        found = table_comm[base + h]
-        if found == c:
-            return table_weight[base + h]
-        if found == EMPTY:
-            return int64(0)
-        h = (h + step) % size
-    return int64(0)
-
-
-@cuda.jit(device=True)
-def _better(gain, c, best_gain, best):
-    return c >= 0 and (best < 0 or gain > best_gain or (gain == best_gain and c < best))
-
-
-@cuda.jit(device=True)
-def _score(v, lane, group, table_comm, table_weight, base, size, community, k, a, csize,
-           two_m, resolution):
-    """This thread's best (gain, community) among the slots it owns."""
-    own = community[v]
-    best = int64(-1)
-    best_gain = float64(0.0)
-    for s in range(lane, size, group):
-        c = table_comm[base + s]
-        if c == EMPTY or c == own:
-            continue
-        if csize[own] == 1 and csize[c] == 1 and c > own:
-            continue  # singleton rule
-        gain = float64(table_weight[base + s]) \
-            - resolution * float64(k[v]) * float64(a[c]) / two_m
-        if _better(gain, c, best_gain, best):
-            best_gain = gain
-            best = c
-    return best_gain, best
-
-
-@cuda.jit(device=True)
-def _reduce(best_gain, best, group, red_gain, red_comm):
-    """Best (gain, community) of the group; valid in the group's first thread."""
-    width = min(group, WARP)
-    offset = width // 2
-    while offset > 0:  # uniform across the block: every lane takes part
-        other_gain = cuda.shfl_xor_sync(FULL_MASK, best_gain, offset)
-        other = cuda.shfl_xor_sync(FULL_MASK, best, offset)
-        if _better(other_gain, other, best_gain, best):
-            best_gain = other_gain
-            best = other
-        offset //= 2
-    if group > WARP:  # one vertex per block: combine the warps' results
-        tid = cuda.threadIdx.x
-        if tid % WARP == 0:
-            red_gain[tid // WARP] = best_gain
-            red_comm[tid // WARP] = best
-        cuda.syncthreads()
-        if tid == 0:
-            for w in range(1, WARPS_PER_BLOCK):
-                if _better(red_gain[w], red_comm[w], best_gain, best):
-                    best_gain = red_gain[w]
-                    best = red_comm[w]
-        cuda.syncthreads()
-    return best_gain, best
-
-
-@cuda.jit(device=True)
-def _decide(v, best_gain, best, table_comm, table_weight, base, size, community, k, a,
-            two_m, resolution, new_community, improvement):
-    own = community[v]
-    stay = float64(_lookup(own, table_comm, table_weight, base, size)) \
-        - resolution * float64(k[v]) * float64(a[own] - k[v]) / two_m
-    if best >= 0 and best_gain > stay:
-        new_community[v] = best
-        improvement[v] = best_gain - stay
-    else:
-        new_community[v] = own
-        improvement[v] = 0.0
-
-
-@cuda.jit
-def move_shared_kernel(vertices, count, group, size, offsets, indices, weights, community, k, a,
-                       csize, two_m, resolution, new_community, improvement):
-    """Buckets 1-6: ``BLOCK // group`` vertices per block, tables in shared memory."""
-    table_comm = cuda.shared.array(SHARED_SLOTS, int64)
-    table_weight = cuda.shared.array(SHARED_SLOTS, int64)
-    red_gain = cuda.shared.array(WARPS_PER_BLOCK, float64)
-    red_comm = cuda.shared.array(WARPS_PER_BLOCK, int64)
-    tid = cuda.threadIdx.x
-    slot = tid // group
-    lane = tid % group
-    t = cuda.blockIdx.x * (BLOCK // group) + slot
-    active = t < count
-    v = vertices[t] if active else 0
-    base = slot * size
-    _clear(lane, group, table_comm, table_weight, base, size)
-    cuda.syncthreads()
-    if active:
-        _accumulate(v, lane, group, offsets, indices, weights, community, table_comm,
-                    table_weight, base, size)
-    cuda.syncthreads()
-    best_gain = float64(0.0)
-    best = int64(-1)
-    if active:
-        best_gain, best = _score(v, lane, group, table_comm, table_weight, base, size,
-                                 community, k, a, csize, two_m, resolution)
-    best_gain, best = _reduce(best_gain, best, group, red_gain, red_comm)
-    if active and lane == 0:
-        _decide(v, best_gain, best, table_comm, table_weight, base, size, community, k, a,
-                two_m, resolution, new_community, improvement)
-
-
-@cuda.jit
-def move_global_kernel(vertices, count, table_start, table_comm, table_weight, offsets, indices,
-                       weights, community, k, a, csize, two_m, resolution, new_community,
-                       improvement):
-    """Bucket 7: one block per vertex (grid-strided), its table in global memory."""
-    red_gain = cuda.shared.array(WARPS_PER_BLOCK, float64)
-    red_comm = cuda.shared.array(WARPS_PER_BLOCK, int64)
-    lane = cuda.threadIdx.x
-    for t in range(cuda.blockIdx.x, count, cuda.gridDim.x):  # uniform across the block
-        v = vertices[t]
-        base = table_start[t]
-        size = table_start[t + 1] - base
-        _clear(lane, BLOCK, table_comm, table_weight, base, size)
-        cuda.syncthreads()
-        _accumulate(v, lane, BLOCK, offsets, indices, weights, community, table_comm,
-                    table_weight, base, size)
-        cuda.syncthreads()
-        best_gain, best = _score(v, lane, BLOCK, table_comm, table_weight, base, size,
-                                 community, k, a, csize, two_m, resolution)
-        best_gain, best = _reduce(best_gain, best, BLOCK, red_gain, red_comm)
-        if lane == 0:
-            _decide(v, best_gain, best, table_comm, table_weight, base, size, community, k, a,
-                    two_m, resolution, new_community, improvement)
-        cuda.syncthreads()  # the table is reused by the block's next vertex
-
 
 # --------------------------------------------------------------------------
 # aggregation: one coarse vertex per community, merged by the same hashing
@@ -246,16 +72,16 @@ def _merge_one(active, c, lane, group, com_start, members, offsets, indices, wei
     Every thread of the block calls this (``active`` false for a group with
     no community), so the barriers are reached uniformly.
     """
-    _clear(lane, group, table_comm, table_weight, base, size)
+    clear_table(lane, group, table_comm, table_weight, base, size)
     cuda.syncthreads()
     first = com_start[c] if active else 0
     last = com_start[c + 1] if active else 0
     for i in range(first, last):  # members one after another
         v = members[i]
-        _accumulate(v, lane, group, offsets, indices, weights, community, table_comm,
+        accumulate_row(v, lane, group, offsets, indices, weights, community, table_comm,
                     table_weight, base, size)
         if lane == 0 and loop[v] > 0:
-            _insert(c, 2 * loop[v], table_comm, table_weight, base, size)
+            insert_weight(c, 2 * loop[v], table_comm, table_weight, base, size)
     cuda.syncthreads()
     for s in range(lane, size, group):
         key = table_comm[base + s]
@@ -330,7 +156,7 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
                 group, out_start, out_count, out_nbr, out_weight)
         else:
             coms = coms[xp.argsort(-com_degree[coms], kind="stable")]
-            sizes = _primes_above(to_host(1.5 * com_degree[coms]), xp)
+            sizes = primes_above(to_host(1.5 * com_degree[coms]), xp)
             table_start = xp.zeros(count + 1, dtype=np.int64)
             table_start[1:] = xp.cumsum(sizes)
             launch(merge_global_kernel, min(count, 4096), BLOCK, xp,
@@ -350,36 +176,6 @@ def contract_gpu(offsets, indices, weights, loop, community, xp) -> tuple[Weight
     # canonical (hi, lo) order makes the next level the same on every run.
     order = lexsort_xp([lo, hi], xp)
     return WeightedGraph(k, lo[order], hi[order], w[order], self_loop), group
-
-
-def _primes_above(values, xp):
-    """The smallest prime strictly above each value (host sieve, small)."""
-    values = np.asarray(values)
-    top = int(values.max()) if values.size else 2
-    limit = max(2 * top + 16, 32)
-    sieve = np.ones(limit + 1, dtype=bool)
-    sieve[:2] = False
-    for p in range(2, int(math.isqrt(limit)) + 1):
-        if sieve[p]:
-            sieve[p * p::p] = False
-    primes = np.flatnonzero(sieve)
-    return xp.asarray(primes[np.searchsorted(primes, values, side="right")])
-
-
-def degree_buckets(offsets, xp):
-    """Vertex lists of the seven buckets (degree-0 vertices cannot move and are left out)."""
-    degree = offsets[1:] - offsets[:-1]
-    buckets = []
-    low = 0
-    for high, group, size in BUCKETS:
-        if high is None:
-            members = xp.flatnonzero(degree > low)
-            members = members[xp.argsort(-degree[members], kind="stable")]
-        else:
-            members = xp.flatnonzero((degree > low) & (degree <= high))
-            low = high
-        buckets.append((members.astype(np.int64), group, size))
-    return buckets
 
 
 def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float,
@@ -402,7 +198,7 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
     big = buckets[-1][0]
     table_start = xp.zeros(big.shape[0] + 1, dtype=np.int64)
     if big.shape[0]:
-        sizes = _primes_above(to_host(1.5 * degree[big]), xp)
+        sizes = primes_above(to_host(1.5 * degree[big]), xp)
         table_start[1:] = xp.cumsum(sizes)
     table_comm = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
     table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
@@ -427,7 +223,7 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
                     members, count, table_start, table_comm, table_weight, offsets, indices,
                     weights, community, k, a, csize, two_m, resolution, new_community,
                     improvement)
-            _commit(members, community, new_community, improvement, k, two_m, resolution, xp)
+            commit_moves(members, community, new_community, improvement, k, two_m, resolution, xp)
         new_q = fixed_point_modularity(graph, community, resolution, xp)
         if new_q < q:
             community = before  # a synchronous pass may overshoot: keep the better one
@@ -467,24 +263,6 @@ def fixed_point(graph: WeightedGraph, xp) -> tuple[WeightedGraph, float]:
     return WeightedGraph(graph.n, graph.lo, graph.hi, w, loop), scale
 
 
-def segment_sum(values, groups, size: int, xp):
-    """Exact int64 sums of ``values`` per group (``groups`` in ``0..size-1``),
-    the same whatever order the device adds them in."""
-    values = values.astype(np.int64, copy=False)
-    if xp.__name__ == "cupy":
-        import cupyx
-
-        # CuPy's scatter_add has no int64 kernel (CUDA's 64-bit atomicAdd is
-        # unsigned); two's-complement sums wrap identically in uint64, so the
-        # int64 view of the unsigned sum is the exact signed sum.
-        out = xp.zeros(size, dtype=np.uint64)
-        cupyx.scatter_add(out, groups, values.view(np.uint64))
-        return out.view(np.int64)
-    out = xp.zeros(size, dtype=np.int64)
-    xp.add.at(out, groups, values)
-    return out
-
-
 def fixed_point_modularity(graph: WeightedGraph, community, resolution: float, xp) -> float:
     """Q of ``community`` on a fixed-point graph: the community sums are exact
     integers, so Q is the same on every run (``modularity.modularity_of``
@@ -500,34 +278,3 @@ def fixed_point_modularity(graph: WeightedGraph, community, resolution: float, x
     total = segment_sum(k, community, n, xp).astype(np.float64)
     return inside / (two_m / 2.0) - resolution * float(((total / two_m) ** 2).sum())
 
-
-def _commit(members, community, new_community, improvement, k, two_m, resolution, xp):
-    """Commit a bucket's moves, admitting the movers into each community in
-    order of decreasing improvement while it stays positive.
-
-    Every decision of a bucket saw the community totals from before the
-    bucket.  When many vertices pick the same community at once (all the
-    leaves of a star pick the hub's), each raises its total and the later
-    joiners' gains can turn negative: mover v, after the movers ranked
-    ahead of it with degree sum K, still gains iff
-    improvement(v) > γ k_v K / 2m.  The others stay for the next pass.  This
-    admission step is ours, not the paper's; without it a 400-leaf star
-    with paired leaves ends at Q = 0.18 where sequential Louvain finds 0.29.
-    """
-    movers = members[new_community[members] != community[members]]
-    if movers.shape[0] == 0:
-        return
-    target = new_community[movers]
-    gain = improvement[movers]
-    order = lexsort_xp([movers, -gain, target], xp)
-    movers, target, gain = movers[order], target[order], gain[order]
-    degree = k[movers]  # int64: the running sums below are exact
-    ahead = xp.cumsum(degree) - degree
-    segment_start = xp.searchsorted(target, target, side="left")
-    ahead = ahead - ahead[segment_start]  # degree of the movers ranked ahead, same target
-    admitted = gain > resolution * degree.astype(np.float64) * ahead.astype(np.float64) / two_m
-    community[movers[admitted]] = target[admitted]
-
-
-def to_host(array):
-    return array.get() if hasattr(array, "get") else np.asarray(array)
