@@ -338,8 +338,8 @@ def test_other_functions_refuse_a_dask_frame(client):
 def test_where_the_supersteps_run(client):
     """``"auto"`` on pandas partitions: the CPU kernels; ``"gpu"`` on workers
     without a GPU: an error naming a worker and why (the GPU kernels
-    themselves: tests/test_dask_gpu_simulator.py); the other algorithms on
-    Dask (Louvain, Leiden) refuse ``"gpu"``."""
+    themselves: tests/test_dask_gpu_simulator.py and
+    tests/test_dask_louvain_gpu.py), for Louvain and Leiden as for the matchings."""
     frame = dd.from_pandas(frame5(), npartitions=2)
     _, stats = cm.suitor_matching(frame, return_stats=True)
     assert stats["device"] == "cpu"
@@ -348,13 +348,10 @@ def test_where_the_supersteps_run(client):
     from cugraph_match.structure.device import gpu_available
 
     if not gpu_available():
-        with pytest.raises(RuntimeError, match=r"backend='gpu' needs a usable CUDA GPU on "
-                                               r"every Dask worker.*worker tcp://"):
-            cm.suitor_matching(frame, backend="gpu")
-    for call in (lambda: cm.louvain(frame, backend="gpu"), lambda: cm.leiden(frame, backend="gpu")):
-        with pytest.raises(ValueError, match="backend='gpu' is not available for this "
-                                             "algorithm on Dask inputs"):
-            call()
+        for call in (cm.suitor_matching, cm.louvain, cm.leiden):
+            with pytest.raises(RuntimeError, match=r"backend='gpu' needs a usable CUDA GPU on "
+                                                   r"every Dask worker.*worker tcp://"):
+                call(frame, backend="gpu")
 
 
 def test_return_stats_is_for_dask_inputs():

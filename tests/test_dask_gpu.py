@@ -85,3 +85,28 @@ def test_cudf_partitions_are_built_and_matched_on_the_gpu(gpu_client):
     assert type(got).__module__.startswith("cudf")
     pd.testing.assert_frame_equal(got.to_pandas(nullable=True).reset_index(drop=True),
                                   cm.suitor_matching(edges, backend="cpu"), check_dtype=False)
+
+
+LOUVAIN_GRAPHS = GRAPHS[:1] + GRAPHS[3:5]  # R-MAT 16, jazz, netscience
+
+
+@pytest.mark.parametrize("name,make", LOUVAIN_GRAPHS, ids=[g[0] for g in LOUVAIN_GRAPHS])
+def test_louvain_passes_on_the_worker_gpu_equal_the_single_gpu_call(gpu_client, name, make,
+                                                                    monkeypatch):
+    """Louvain with every level on the one worker's GPU
+    (``dask/louvain_worker_gpu.py``) is the single GPU's move step level by
+    level: the same Q as the single-GPU call; Leiden keeps the contract and
+    the CPU's quality band (tests/test_dask_louvain_gpu.py in the simulator)."""
+    from cugraph_match.dask import louvain as dask_louvain
+
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    edges = make()
+    frame = dd.from_pandas(edges, npartitions=4)
+    result, q = cm.louvain(frame, backend="gpu", refine=False)
+    assert q == pytest.approx(cm.louvain(edges, backend="gpu", refine=False)[1], rel=1e-9)
+    parts = result.compute()
+    assert q == pytest.approx(cm.modularity(edges, parts), rel=1e-9)
+    result, q = cm.leiden(frame, backend="gpu")
+    assert q == pytest.approx(cm.modularity(edges, result.compute()), rel=1e-9)
+    assert q >= 0.95 * cm.leiden(edges, backend="cpu")[1]

@@ -64,9 +64,10 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
         directed graph object is an error unless ``symmetrize=True``.  A Dask
         (or Dask-cuDF) edge list, or a
         :class:`cugraph_match.dask.DistributedGraph`, runs on the workers of
-        its ``dask.distributed`` cluster (CPU kernels; the design is in
-        ``cugraph_match/dask/louvain.py``): the result is a Dask frame, every
-        community still connected, the exact partition not one machine's.
+        its ``dask.distributed`` cluster (the design is in
+        ``cugraph_match/dask/louvain.py``; the passes on the workers' GPUs as
+        for :func:`louvain`): the result is a Dask frame, every community
+        still connected, the exact partition not one machine's.
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
         No weight column means every weight is 1.

@@ -46,9 +46,11 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
         vertex's degree).  A directed graph object is an error unless
         ``symmetrize=True``.  A Dask (or Dask-cuDF) edge list, or a
         :class:`cugraph_match.dask.DistributedGraph`, runs on the workers of
-        its ``dask.distributed`` cluster (CPU kernels; see
-        ``cugraph_match/dask/louvain.py``): the result is a Dask frame, the
-        contract the same except the exact partition.
+        its ``dask.distributed`` cluster (see ``cugraph_match/dask/louvain.py``;
+        the passes on the workers' GPUs with ``backend="gpu"``, or ``"auto"``
+        on Dask-cuDF partitions when every worker has a working GPU): the
+        result is a Dask frame, the contract the same except the exact
+        partition.
     source, destination, weight : str
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`.
         No weight column means every weight is 1.

@@ -157,6 +157,24 @@ COIN_PASSES = 4
 COLOUR_ROUNDS = 1
 
 
+def passes_on_gpu(g: DistributedGraph, backend: str) -> bool:
+    """Whether the workers run the passes on their GPUs
+    (``louvain_worker_gpu``): ``"gpu"`` always (an error naming the first
+    worker without a usable GPU), ``"auto"`` when the parts were built on
+    the GPUs (cuDF partitions and a working GPU on every worker), ``"cpu"``
+    never (a part kept on a GPU is then copied to its worker's host memory)."""
+    if backend == "gpu":
+        g.require_gpus()
+        return True
+    return backend == "auto" and g.on_gpu
+
+
+def _start(g: DistributedGraph, gpu: bool) -> list[dict]:
+    """Every worker's Louvain state for level g; their degree sums."""
+    return g.client.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu)
+                            for k in range(len(g.workers))])
+
+
 def _merge(reports: list[dict]) -> dict:
     """The workers' per-community (degree sum, size) changes, summed."""
     ids, sums, counts = lw.sum_by_id(*(np.concatenate([r[key] for r in reports])
@@ -392,16 +410,17 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
     return rounds
 
 
-def aggregated_level(graph, source, destination, weight, backend, g0: DistributedGraph,
-                     rebuild: bool, two_m: float, resolution: float, threshold: float,
-                     max_passes: int, seed: int, stats: dict) -> DistributedGraph:
+def aggregated_level(graph, source, destination, weight, backend, gpu: bool,
+                     g0: DistributedGraph, rebuild: bool, two_m: float, resolution: float,
+                     threshold: float, max_passes: int, seed: int,
+                     stats: dict) -> DistributedGraph:
     """Leiden's last aggregation, across the workers: the workers' partition
     of level 0 refined (:func:`refinement_phase`), the graph of its
     sub-communities built, each sub-community started in its community and
     moved there, and level 0 relabelled by the result (built again from the
     caller's frame if ``rebuild``: its parts are freed while the coarse
     graph exists, each vertex's sub-community kept on the client)."""
-    client, p = g0.client, len(g0.workers)
+    client = g0.client
     clock = Stopwatch()
     refinement_phase(g0, two_m, resolution, threshold, max_passes, [seed, 2**31 + 1], stats)
     parents = _refined_parents(g0)
@@ -413,7 +432,7 @@ def aggregated_level(graph, source, destination, weight, backend, g0: Distribute
         g0.release()
     g1 = DistributedGraph.of_summed_pieces(coarse, client)
     try:
-        client.gather([g1.submit(k, lw.start, int(g1.offsets[k])) for k in range(p)])
+        _start(g1, gpu)
         _start_in_parents(g1, parents)
         del parents
         _, q, moved = move_phase(g1, two_m, resolution, threshold, max_passes,
@@ -427,8 +446,8 @@ def aggregated_level(graph, source, destination, weight, backend, g0: Distribute
     log_step("dask leiden aggregated level", None, g1.num_vertices, g1.num_edges, clock.lap(),
              moved=moved, Q=q)
     if refined is not None:
-        return _level0_again(graph, source, destination, weight, backend, refined, mapping,
-                             stats)
+        return _level0_again(graph, source, destination, weight, backend, gpu, refined,
+                             mapping, stats)
     g0.on_all(lw.relabel, mapping.index.to_numpy(np.int64), mapping.to_numpy(np.int64))
     return g0
 
@@ -444,15 +463,15 @@ def _coarse_graph(g: DistributedGraph) -> tuple[list, int]:
     return parts, rows
 
 
-def _level0_again(graph, source, destination, weight, backend, level0: pd.DataFrame,
-                  composite: pd.Series, stats: dict) -> DistributedGraph:
+def _level0_again(graph, source, destination, weight, backend, gpu: bool,
+                  level0: pd.DataFrame, composite: pd.Series, stats: dict) -> DistributedGraph:
     """Level 0 built again from the caller's frame, each vertex in its final
     community: ``level0`` (``vertex | community``, the level-0 communities)
     composed with ``composite`` (level-0 community -> final community)."""
     clock = Stopwatch()
-    g0 = as_distributed_graph(graph, source, destination, weight, backend)
-    client, p = g0.client, len(g0.workers)
-    client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
+    g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
+    client = g0.client
+    _start(g0, gpu)
     final = composite.reindex(level0["community"].to_numpy()).to_numpy(np.int64)
     known = pd.Index(level0["vertex"])
     client.gather([g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)])
@@ -488,9 +507,10 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     workers (:func:`split_components`), so every community is connected, as
     Leiden's are on one machine."""
     connected = leiden
-    g0 = as_distributed_graph(graph, source, destination, weight, backend)
+    g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     client, p = g0.client, len(g0.workers)
-    starts = client.gather([g0.submit(k, lw.start, int(g0.offsets[k])) for k in range(p)])
+    gpu = passes_on_gpu(g0, backend)
+    starts = _start(g0, gpu)
     two_m = float(sum(s["two_m"] for s in starts))
     if two_m == 0.0:
         g0.on_all(lw.end)
@@ -575,7 +595,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                     break
                 # the workers' coarse edges go to their owners and are freed as taken
                 g = DistributedGraph.of_summed_pieces(coarse, client)
-                client.gather([g.submit(k, lw.start, int(g.offsets[k])) for k in range(p)])
+                _start(g, gpu)
                 if parents is not None:
                     _start_in_parents(g, parents)
                 del parents
@@ -586,7 +606,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                 composite = composite.map(mapping)
             composite = composite.sort_index()
             if level0 is not None:
-                g0 = _level0_again(graph, source, destination, weight, backend, level0,
+                g0 = _level0_again(graph, source, destination, weight, backend, gpu, level0,
                                    composite, stats)
                 del level0
             else:
@@ -595,7 +615,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
         passes = max_passes if refine else 0
         _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
         if connected:
-            g0 = aggregated_level(graph, source, destination, weight, backend, g0,
+            g0 = aggregated_level(graph, source, destination, weight, backend, gpu, g0,
                                   release_level0, two_m, resolution, threshold, max_passes,
                                   seed, stats)
             before = len(np.unique(np.concatenate([f["ids"] for f in

@@ -24,10 +24,11 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..structure.edges import merge_parallel_edges
+from ..structure.edges import merge_parallel_edges, to_host
 from ..structure.hashing import GOLDEN, mix64
 from . import build, kernels
-from .worker import host_part, holds_part
+from . import louvain_worker_gpu as device
+from .worker import PARTS, holds_part, host_part
 
 #: The key of the Louvain state in ``LocalPart.run``.
 STATE = "louvain"
@@ -310,10 +311,38 @@ def sum_by_id(ids: np.ndarray, values: np.ndarray, counts: np.ndarray):
             np.bincount(where, weights=counts, minlength=k).round().astype(np.int64))
 
 
-def start(gid: str, first: int) -> dict:
+def _part(gid: str):
+    """The part and its Louvain state: the part as it is when the level runs
+    on this worker's GPU (the state then holds device arrays and its array
+    module, ``xp``), else the part the CPU kernels read (``host_part``)."""
+    part = PARTS[gid]
+    state = part.run.get(STATE)
+    if state is not None and "xp" in state:
+        return part, state
+    part = host_part(gid)
+    return part, part.run.get(STATE)
+
+
+def _gpu(state) -> bool:
+    return state is not None and "xp" in state
+
+
+def start(gid: str, first: int, gpu: bool = False) -> dict:
     """Louvain state for this worker's part: every owned vertex alone in a
     community named by its level-wide id (``first`` is the id of the first
-    owned vertex); returns the owned degrees' sum."""
+    owned vertex); returns the owned degrees' sum.  ``gpu``: the level's
+    passes run on this worker's GPU (``louvain_worker_gpu``: a part built
+    there is read where it is, a host part copied there)."""
+    if gpu:
+        part = PARTS[gid]
+        if part.on_device:
+            xp = part.xp
+        else:
+            from ..structure.backend import resolve_backend
+
+            xp = resolve_backend("gpu").xp
+        part.run[STATE], report = device.start(part, first, xp)
+        return report
     part = host_part(gid)
     n = part.labels.shape[0]
     pref = part.pref
@@ -333,8 +362,10 @@ def start(gid: str, first: int) -> dict:
 def relabel(gid: str, ids: np.ndarray, values: np.ndarray) -> None:
     """Owned vertices in community ``c`` move to ``values[i]`` where
     ``ids[i] == c`` (``ids`` sorted; every present community listed)."""
-    state = host_part(gid).run[STATE]
-    part = host_part(gid)
+    part, state = _part(gid)
+    if _gpu(state):
+        device.relabel(part, state, ids, values)
+        return
     own = state["community"][part.own_lo:part.own_hi]
     state["community"][part.own_lo:part.own_hi] = values[np.searchsorted(ids, own)]
 
@@ -342,19 +373,26 @@ def relabel(gid: str, ids: np.ndarray, values: np.ndarray) -> None:
 def owned_block(gid: str, previous, k: int):
     """Communities of this worker's ends of the cut edges it shares with k
     (``previous``: the task that must run first)."""
-    part = host_part(gid)
+    part, state = _part(gid)
+    if _gpu(state):
+        return device.cut_values(part, state, "community", k)
     cut = slice(part.cut_start[k], part.cut_start[k + 1])
-    return part.run[STATE]["community"][part.cut_own[cut]]
+    return state["community"][part.cut_own[cut]]
 
 
 def owned_labels(gid: str, previous, k: int):
     """:func:`owned_block` for the component labels."""
-    part = host_part(gid)
+    part, state = _part(gid)
+    if _gpu(state):
+        return device.cut_values(part, state, "label", k)
     cut = slice(part.cut_start[k], part.cut_start[k + 1])
-    return part.run[STATE]["label"][part.cut_own[cut]]
+    return state["label"][part.cut_own[cut]]
 
 
 def _receive(part, blocks, key: str = "community") -> None:
+    if _gpu(part.run[STATE]):
+        device.receive(part, part.run[STATE], blocks, key)
+        return
     values = part.run[STATE][key]
     for k, block in enumerate(blocks):
         if block is not None and k != part.me:
@@ -369,6 +407,13 @@ def _slots(community: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return slot_ids, np.searchsorted(slot_ids, community).astype(np.int64, copy=False)
 
 
+def _owned(part, state, key: str = "community") -> np.ndarray:
+    """``state[key]`` of the owned vertices, on the host."""
+    if _gpu(state):
+        return device.owned(part, state, key)
+    return state[key][part.own_lo:part.own_hi]
+
+
 def _install_slots(state: dict) -> None:
     state["slot_ids"], state["slot_of"] = _slots(state["community"])
 
@@ -377,9 +422,10 @@ def phase_totals(gid: str, *blocks) -> dict:
     """Take the ghosts' communities, number the slots; returns this worker's
     summed degree and member count per community of its owned vertices, its
     slots' ids and its share of the modularity sums."""
-    part = host_part(gid)
+    part, state = _part(gid)
     _receive(part, blocks)
-    state = part.run[STATE]
+    if _gpu(state):
+        return device.phase_totals(part, state)
     _install_slots(state)
     slot_ids, own = state["slot_ids"], state["slot_of"][part.own_lo:part.own_hi]
     # dense over the slots, as sum_by_id sums: each community's in vertex order
@@ -394,8 +440,10 @@ def phase_totals(gid: str, *blocks) -> dict:
 def phase_start(gid: str, values: tuple, seed_words: list) -> None:
     """The slots' totals and sizes (``values``, from the client) and the
     phase's scratch and visiting order."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
+    if _gpu(state):  # the buckets decide at once: no order, no scratch row
+        take_totals(gid, values)
+        return
     degree = np.diff(part.pref.offsets)
     state.update(touched=np.empty(int(degree.max()) + 1 if degree.shape[0] else 1,
                                   dtype=np.int64),
@@ -407,7 +455,10 @@ def phase_start(gid: str, values: tuple, seed_words: list) -> None:
 def take_totals(gid: str, values: tuple) -> None:
     """The current totals and sizes of this worker's slots, from the client
     (after :func:`receive` numbered them)."""
-    state = host_part(gid).run[STATE]
+    _, state = _part(gid)
+    if _gpu(state):
+        device.take_totals(state, values)
+        return
     # the pass writes its own moves into them: a read-only buffer is copied
     total, size = (a if a.flags.writeable else a.copy() for a in values)
     state["total"], state["size"] = total, size
@@ -419,6 +470,8 @@ def _modularity_sums(part) -> dict:
     """This worker's share of the edge weight and of the weight inside
     communities (the client adds the communities' squared totals)."""
     state = part.run[STATE]
+    if _gpu(state):
+        return device.modularity_sums(part, state)
     pref = part.pref
     sum_weight, inside, _ = kernels.modularity_sums(
         pref.offsets, pref.indices, pref.keys, state["table"], state["loop"],
@@ -430,8 +483,9 @@ def move(gid: str, previous, two_m: float, resolution: float, boundary_rule: int
          singleton_rule: bool = True) -> dict:
     """One pass of local moving over the owned vertices; returns this
     worker's moves as per-community changes of degree sum and size."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
+    if _gpu(state):
+        return device.move(part, state, two_m, resolution, int(boundary_rule))
     pref = part.pref
     slot_ids, slot_of = state["slot_ids"], state["slot_of"]
     n_own = part.own_hi - part.own_lo
@@ -456,22 +510,24 @@ def receive(gid: str, *blocks) -> dict:
     """Take the ghosts' new communities and number the slots again; returns
     the slots' ids and the modularity sums of the new partition (the
     totals follow in :func:`take_totals`)."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
     _receive(part, blocks)
+    if _gpu(state):
+        device.install_slots(state)
+        return {"slots": to_host(state["slot_ids"]), **_modularity_sums(part)}
     _install_slots(state)
     return {"slots": state["slot_ids"], **_modularity_sums(part)}
 
 
 def undo(gid: str) -> None:
     """Take back the last pass (its modularity fell); the phase ends."""
-    state = host_part(gid).run[STATE]
+    _, state = _part(gid)
     state["community"] = state.pop("before")
 
 
 def phase_end(gid: str) -> None:
     """Free the per-community arrays of the phase."""
-    state = host_part(gid).run[STATE]
+    _, state = _part(gid)
     for name in ("total", "size", "to_community", "touched", "order", "before", "slot_ids",
                  "slot_of"):
         state.pop(name, None)
@@ -481,8 +537,9 @@ def coarse_edges(gid: str) -> pd.DataFrame:
     """``src | dst | weight`` of this worker's share of the next level
     (communities as vertices, parallel edges summed here; the same pair may
     come from several workers)."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
+    if _gpu(state):
+        return device.coarse_edges(part, state)
     pref = part.pref
     # buckets over the local vertices' communities (sorted ids), not over
     # every id of the level: they shrink with the part
@@ -506,30 +563,25 @@ def coarse_edges(gid: str) -> pd.DataFrame:
 def owned_communities(gid: str) -> pd.DataFrame:
     """``vertex | community``: this worker's owned vertices (their ids in the
     caller's graph) and their communities."""
-    part = host_part(gid)
-    return pd.DataFrame({
-        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
-        "community": part.run[STATE]["community"][part.own_lo:part.own_hi]})
+    part, state = _part(gid)
+    return pd.DataFrame({"vertex": part.owned_labels(), "community": _owned(part, state)})
 
 
 def first_members(gid: str) -> dict:
     """Per community of the owned vertices, its first owned vertex (level id)."""
-    part = host_part(gid)
-    state = part.run[STATE]
-    own = state["community"][part.own_lo:part.own_hi]
-    ids, first = np.unique(own, return_index=True)
+    part, state = _part(gid)
+    ids, first = np.unique(_owned(part, state), return_index=True)
     return {"ids": ids, "first": first + state["first"]}
 
 
 def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     """``vertex | community`` of the owned vertices, communities as ``codes``
     (``codes[i]`` for community ``ids[i]``), indexed from ``offset``; ends the run."""
-    part = host_part(gid)
-    state = part.run.pop(STATE)
-    own = state["community"][part.own_lo:part.own_hi]
-    frame = pd.DataFrame({
-        "vertex": part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True),
-        "community": codes[np.searchsorted(ids, own)]})
+    part, state = _part(gid)
+    own = _owned(part, state)
+    part.run.pop(STATE)
+    frame = pd.DataFrame({"vertex": part.owned_labels(),
+                          "community": codes[np.searchsorted(ids, own)]})
     frame.index = pd.RangeIndex(offset, offset + len(frame))
     if part.device_frames:  # pragma: no cover - needs a GPU worker
         import cudf
@@ -542,9 +594,10 @@ def refinement_start(gid: str, *blocks) -> dict:
     """Take the ghosts' communities and keep every local vertex's as its
     ``parent`` for a distributed refinement; returns the owned vertices'
     degree sums per community (``ids``, ``sums``)."""
-    part = host_part(gid)
+    part, state = _part(gid)
     _receive(part, blocks)
-    state = part.run[STATE]
+    if _gpu(state):
+        return device.refinement_start(part, state)
     state["parent"] = state["community"].copy()
     ids, sums, _ = sum_by_id(state["parent"][part.own_lo:part.own_hi], state["degree"],
                              np.zeros(part.own_hi - part.own_lo, dtype=np.int64))
@@ -556,8 +609,10 @@ def refinement_singletons(gid: str, values: tuple, two_m: float, resolution: flo
     id) and marked eligible to join one when it is well connected to its
     community S, w(v, S - v) >= γ k_v (K_S - k_v) / 2m as Leiden's refinement
     asks; ``values``: (community ids, K_S) of the owned vertices'."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
+    if _gpu(state):
+        device.refinement_singletons(part, state, values, two_m, resolution)
+        return
     ids, community_total = values
     own = slice(part.own_lo, part.own_hi)
     k_s = community_total[np.searchsorted(ids, state["parent"][own])]
@@ -575,27 +630,30 @@ def refined_parents(gid: str) -> pd.DataFrame:
     """``refined | parent``: each sub-community of the owned vertices after a
     distributed refinement and the community it lies in (level-wide ids);
     the refinement's state is dropped."""
-    part = host_part(gid)
-    state = part.run[STATE]
-    refined, first = np.unique(state["community"][part.own_lo:part.own_hi], return_index=True)
-    parent = state.pop("parent")[part.own_lo:part.own_hi][first]
-    state.pop("eligible", None)
+    part, state = _part(gid)
+    refined, first = np.unique(_owned(part, state), return_index=True)
+    parent = _owned(part, state, "parent")[first]
+    for name in ("parent", "eligible", "inner"):
+        state.pop(name, None)
     return pd.DataFrame({"refined": refined, "parent": parent})
 
 
 def unrefine(gid: str) -> None:
     """Take back a distributed refinement: every local vertex in its community."""
-    state = host_part(gid).run[STATE]
+    _, state = _part(gid)
     state["community"] = state.pop("parent")
     state.pop("eligible", None)
+    state.pop("inner", None)
 
 
 def components_start(gid: str, *blocks) -> None:
     """Take the ghosts' communities; group the local vertices by community
     along the owned rows; every owned vertex's label is its level-wide id."""
-    part = host_part(gid)
+    part, state = _part(gid)
     _receive(part, blocks)
-    state = part.run[STATE]
+    if _gpu(state):
+        device.components_start(part, state)
+        return
     n = state["community"].shape[0]
     label = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
     label[part.own_lo:part.own_hi] = state["first"] + np.arange(part.own_hi - part.own_lo)
@@ -606,17 +664,17 @@ def components_start(gid: str, *blocks) -> None:
 
 def components_pass(gid: str, *blocks) -> int:
     """Take the ghosts' labels, lower the owned ones; returns how many fell."""
-    part = host_part(gid)
+    part, state = _part(gid)
     _receive(part, blocks, "label")
-    state = part.run[STATE]
+    if _gpu(state):
+        return device.components_pass(part, state)
     return int(lower_labels(state["root"], state["label"], part.own_lo, part.own_hi))
 
 
 def components_end(gid: str) -> None:
     """Each owned vertex's community becomes its component's label (the
     smallest level-wide id in it)."""
-    part = host_part(gid)
-    state = part.run[STATE]
+    part, state = _part(gid)
     own = slice(part.own_lo, part.own_hi)
     state["community"][own] = state["label"][own]
     del state["root"], state["label"]
@@ -647,17 +705,19 @@ def finish_coarse(finish, resolution: float, threshold: float, max_level: int, s
 
 def owned_labels_of_level(gid: str) -> pd.Series:
     """The owned vertices' ids in the caller's graph."""
-    part = host_part(gid)
-    return part.labels.iloc[part.own_lo:part.own_hi].reset_index(drop=True)
+    return _part(gid)[0].owned_labels()
 
 
 def set_owned_communities(gid: str, community: np.ndarray) -> None:
     """The owned vertices' communities (level-wide ids)."""
-    part = host_part(gid)
-    part.run[STATE]["community"][part.own_lo:part.own_hi] = community
+    part, state = _part(gid)
+    if _gpu(state):
+        device.set_owned(part, state, community)
+        return
+    state["community"][part.own_lo:part.own_hi] = community
 
 
 def end(gid: str) -> None:
     if holds_part(gid):  # a released graph has no part left
-        host_part(gid).run.pop(STATE, None)
+        _part(gid)[0].run.pop(STATE, None)
 
