@@ -67,6 +67,14 @@ def _signatures():
             yield (dask_gpu.closing_kernel,
                    f"({offset}, {index}, {U32}, {I64}, {U64}, int64, int32[::1], {I64}, "
                    f"{index}, {I64}, uint8[::1], boolean[::1], int64, int64, {U64}, {I64})")
+    # a Dask worker's Louvain pass (dask/louvain_worker_gpu.py): int64 rows,
+    # the slots' totals as float64 (the client's sums)
+    yield (louvain.move_shared_kernel,
+           f"({I64}, int64, int64, int64, {I64}, {I64}, {I64}, {I64}, {I64}, {F64}, {I64}, "
+           f"float64, float64, {I64}, {F64})")
+    yield (louvain.move_global_kernel,
+           f"({I64}, int64, {I64}, {I64}, {I64}, {I64}, {I64}, {I64}, {I64}, {I64}, {F64}, "
+           f"{I64}, float64, float64, {I64}, {F64})")
     yield (ld.match_kernel, f"({I64}, int64, {I64}, {I64}, {I64}, int64, {I64}, {I64})")
     yield (handshake.match_kernel, f"({I64}, {I64}, int32[::1])")
 
