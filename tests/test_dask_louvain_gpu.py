@@ -159,3 +159,22 @@ def test_gpu_coarse_edges_equal_the_cpu_workers(simulated_gpu_client):
     for cpu_frame, gpu_frame in zip(got[False], got[True]):
         pd.testing.assert_frame_equal(cpu_frame[["src", "dst"]], gpu_frame[["src", "dst"]])
         np.testing.assert_allclose(gpu_frame["weight"], cpu_frame["weight"], rtol=1e-12)
+
+
+def test_gpu_turns_and_coins_let_the_cpu_workers_vertices_move():
+    """The driver's rule per pass (1 all, 0 no boundary vertex, larger a coin
+    per boundary vertex salted by it) picks the vertices the CPU pass would."""
+    from types import SimpleNamespace
+
+    from cugraph_match.dask import louvain_worker_gpu
+    from cugraph_match.dask.louvain_worker import _coin
+
+    part = SimpleNamespace(own_lo=100, own_hi=400)
+    boundary = np.random.default_rng(5).random(300) < 0.5
+    state = {"xp": np, "boundary": boundary}
+    for rule in (0, 1, 2, 3, 2 + (0x9E3779B97F4A7C15 >> 2)):
+        cpu = np.array([rule == 1 or not boundary[i] or
+                        (rule != 0 and not _coin(part.own_lo + i, rule)) for i in range(300)])
+        got = louvain_worker_gpu._movable(part, state, rule)
+        assert got.tolist() == cpu.tolist(), rule
+        assert 0 < got.sum() <= 300
