@@ -58,11 +58,12 @@ def simulated_gpu_client():
     on Dask.  Numba's simulator swaps a module global of the kernel it runs,
     so two workers' launches in one process must not overlap: a lock around
     every launch (the superstep kernels', Louvain's move and component
-    kernels' and the input pipeline's, which the device build runs) stands in for each worker's own GPU."""
+    kernels' and the input pipeline's, which the device build runs) stands
+    in for each worker's own GPU."""
     import threading
 
     distributed = pytest.importorskip("distributed")
-    from cugraph_match.dask import kernels_gpu, louvain_worker_gpu
+    from cugraph_match.dask import kernels_gpu
     from cugraph_match.structure import community_gpu, pipeline_gpu
 
     lock = threading.Lock()
@@ -75,7 +76,6 @@ def simulated_gpu_client():
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kernels_gpu, "launch", one_at_a_time(kernels_gpu.launch))
-        mp.setattr(louvain_worker_gpu, "launch", one_at_a_time(louvain_worker_gpu.launch))
         mp.setattr(community_gpu, "launch", one_at_a_time(community_gpu.launch))
         mp.setattr(pipeline_gpu, "on_stream", one_at_a_time(pipeline_gpu.on_stream))
         with distributed.Client(processes=False, n_workers=3, threads_per_worker=1,

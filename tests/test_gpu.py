@@ -249,15 +249,19 @@ def test_louvain_global_kernels_run_and_runs_agree(monkeypatch):
     kernel both run on a skewed graph, and fixed-point sums make every run
     return the same partition and Q."""
     from cugraph_match.community import louvain_gpu
+    from cugraph_match.structure import community_gpu
 
     launched = []
-    real = louvain_gpu.launch
 
-    def counting(kernel, *args, **kwargs):
-        launched.append(kernel)
-        return real(kernel, *args, **kwargs)
+    def counting(real):
+        def launch(kernel, *args, **kwargs):
+            launched.append(kernel)
+            return real(kernel, *args, **kwargs)
+        return launch
 
-    monkeypatch.setattr(louvain_gpu, "launch", counting)
+    # the move kernels are launched from their home, the merge kernels here
+    monkeypatch.setattr(community_gpu, "launch", counting(community_gpu.launch))
+    monkeypatch.setattr(louvain_gpu, "launch", counting(louvain_gpu.launch))
     frame = _skewed(11, weights="float32")
     parts, q = cm.louvain(frame, backend="gpu")
     assert louvain_gpu.move_global_kernel in launched

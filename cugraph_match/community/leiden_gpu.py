@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 from ..structure.community_gpu import (  # noqa: F401 - the split's kernels, named here too
-    BLOCK, commit_moves, components_gpu, degree_buckets, hook_kernel, jump_kernel,
-    move_global_kernel, move_shared_kernel, primes_above, segment_sum)
-from ..structure.device import launch
-from ..structure.edges import to_host
+    bucket_tables, commit_moves, components_gpu, hook_kernel, jump_kernel, move_bucket,
+    segment_sum)
 
 # A refinement round moves at least one vertex or ends it; rounds beyond this
 # (long chains merging pairwise) stop with a valid, less merged refinement.
@@ -62,14 +60,7 @@ def refine_gpu(offsets, indices, weights, loop, parts, resolution: float, xp):
     refined = xp.arange(n, dtype=np.int64)
     new_refined = refined.copy()
     improvement = xp.zeros(n, dtype=np.float64)
-    buckets = degree_buckets(inner_offsets, xp)
-    big = buckets[-1][0]
-    degree = inner_offsets[1:] - inner_offsets[:-1]
-    table_start = xp.zeros(big.shape[0] + 1, dtype=np.int64)
-    if big.shape[0]:
-        table_start[1:] = xp.cumsum(primes_above(to_host(1.5 * degree[big]), xp))
-    table_comm = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
-    table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
+    buckets, tables = bucket_tables(inner_offsets, xp)
     joined = 0
     for _ in range(MAX_ROUNDS):
         size = xp.bincount(refined, minlength=n)
@@ -88,19 +79,10 @@ def refine_gpu(offsets, indices, weights, loop, parts, resolution: float, xp):
         improvement[:] = 0.0
         for members, group, slots in buckets:
             members = members[candidate[members]]
-            count = int(members.shape[0])
-            if count == 0:
-                continue
-            if slots:
-                launch(move_shared_kernel, -(-count // (BLOCK // group)), BLOCK, xp,
-                       members, count, group, slots, inner_offsets, inner_indices,
-                       inner_weights, refined, k, target_total, size, two_m, resolution,
-                       new_refined, improvement)
-            else:
-                launch(move_global_kernel, min(count, 4096), BLOCK, xp,
-                       members, count, table_start, table_comm, table_weight, inner_offsets,
-                       inner_indices, inner_weights, refined, k, target_total, size, two_m,
-                       resolution, new_refined, improvement)
+            if members.shape[0]:
+                move_bucket(members, group, slots, tables, inner_offsets, inner_indices,
+                            inner_weights, refined, k, target_total, size, two_m, resolution,
+                            new_refined, improvement, xp)
         moving = new_refined != refined
         # a singleton label's only member is its own vertex: a move into a
         # singleton that leaves this round is cancelled

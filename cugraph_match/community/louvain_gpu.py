@@ -46,9 +46,9 @@ import numpy as np
 from numba import cuda, int64
 
 from ..structure.community_gpu import (  # noqa: F401 - the kernels' home names them here too
-    BLOCK, BUCKETS, EMPTY, SHARED_SLOTS, WARPS_PER_BLOCK, accumulate_row, clear_table,
-    commit_moves, degree_buckets, insert_weight, move_global_kernel, move_shared_kernel,
-    primes_above, segment_sum)
+    BLOCK, BUCKETS, EMPTY, SHARED_SLOTS, WARPS_PER_BLOCK, accumulate_row, bucket_tables,
+    clear_table, commit_moves, degree_buckets, insert_weight, move_bucket, move_global_kernel,
+    move_shared_kernel, primes_above, segment_sum)
 from ..structure.device import launch
 from ..structure.edges import WeightedGraph, to_host
 from ..structure.sort_xp import lexsort_xp
@@ -191,17 +191,9 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
                           side="right") - 1 if n else xp.zeros(0, dtype=np.int64)
     k = segment_sum(weights, row, n, xp) + 2 * loop
     two_m = float(int(k.sum()))
-    degree = offsets[1:] - offsets[:-1]
     new_community = community.copy()
     improvement = xp.zeros(n, dtype=np.float64)
-    buckets = degree_buckets(offsets, xp)
-    big = buckets[-1][0]
-    table_start = xp.zeros(big.shape[0] + 1, dtype=np.int64)
-    if big.shape[0]:
-        sizes = primes_above(to_host(1.5 * degree[big]), xp)
-        table_start[1:] = xp.cumsum(sizes)
-    table_comm = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
-    table_weight = xp.empty(max(int(table_start[-1]), 1), dtype=np.int64)
+    buckets, tables = bucket_tables(offsets, xp)
     once = row < indices  # each undirected edge once, for the modularity
     graph = WeightedGraph(n, row[once], indices[once], weights[once], loop)
     q = fixed_point_modularity(graph, community, resolution, xp)
@@ -213,16 +205,8 @@ def move_phase_gpu(offsets, indices, weights, loop, community, resolution: float
                 continue
             a = segment_sum(k, community, n, xp)
             csize = xp.bincount(community, minlength=n)
-            if size:
-                per_block = BLOCK // group
-                launch(move_shared_kernel, -(-count // per_block), BLOCK, xp,
-                    members, count, group, size, offsets, indices, weights, community, k, a,
-                    csize, two_m, resolution, new_community, improvement)
-            else:
-                launch(move_global_kernel, min(count, 4096), BLOCK, xp,
-                    members, count, table_start, table_comm, table_weight, offsets, indices,
-                    weights, community, k, a, csize, two_m, resolution, new_community,
-                    improvement)
+            move_bucket(members, group, size, tables, offsets, indices, weights, community, k,
+                        a, csize, two_m, resolution, new_community, improvement, xp)
             commit_moves(members, community, new_community, improvement, k, two_m, resolution, xp)
         new_q = fixed_point_modularity(graph, community, resolution, xp)
         if new_q < q:

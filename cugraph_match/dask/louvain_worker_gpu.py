@@ -37,10 +37,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..structure.community_gpu import (BLOCK, commit_moves, components_gpu, degree_buckets,
-                                       move_global_kernel, move_shared_kernel, primes_above,
+from ..structure.community_gpu import (bucket_tables, commit_moves, components_gpu, move_bucket,
                                        segment_sum)
-from ..structure.device import launch
 from ..structure.edges import to_host
 from ..structure.hashing import GOLDEN, mix64
 from ..structure.output import row_ids
@@ -178,19 +176,10 @@ def _movable(part, state, boundary_rule: int):
 
 
 def _buckets(state, name: str, offsets):
-    """The degree buckets of a CSR and its global tables, kept for the level."""
-    xp = state["xp"]
+    """:func:`bucket_tables` of a CSR, kept for the level (or the refinement)."""
     cached = state.setdefault("buckets", {})
     if name not in cached:
-        buckets = degree_buckets(offsets, xp)
-        big = buckets[-1][0]
-        degree = offsets[1:] - offsets[:-1]
-        table_start = xp.zeros(int(big.shape[0]) + 1, dtype=np.int64)
-        if big.shape[0]:
-            table_start[1:] = xp.cumsum(primes_above(to_host(1.5 * degree[big]), xp))
-        room = max(int(table_start[-1]), 1)
-        cached[name] = (buckets, table_start, xp.empty(room, dtype=np.int64),
-                        xp.empty(room, dtype=np.int64))
+        cached[name] = bucket_tables(offsets, state["xp"])
     return cached[name]
 
 
@@ -212,7 +201,7 @@ def move(part, state, two_m: float, resolution: float, boundary_rule: int) -> di
     else:
         offsets, indices, fixed = state["offsets"], state["indices"], state["fixed"]
         name = "rows"
-    buckets, table_start, table_comm, table_weight = _buckets(state, name, offsets)
+    buckets, tables = _buckets(state, name, offsets)
     a = state["total"] * scale  # the slots' totals in the weights' units
     csize = state["size"].copy()
     two_m_fixed = two_m * scale
@@ -220,18 +209,10 @@ def move(part, state, two_m: float, resolution: float, boundary_rule: int) -> di
     improvement = xp.zeros(int(slot_of.shape[0]), dtype=np.float64)
     for members, group, size in buckets:
         members = members[movable[members - lo]] if members.shape[0] else members
-        count = int(members.shape[0])
-        if count == 0:
+        if members.shape[0] == 0:
             continue
-        if size:
-            launch(move_shared_kernel, -(-count // (BLOCK // group)), BLOCK, xp,
-                   members, count, group, size, offsets, indices, fixed, slot_of, k_fixed, a,
-                   csize, two_m_fixed, resolution, new_community, improvement)
-        else:
-            launch(move_global_kernel, min(count, 4096), BLOCK, xp,
-                   members, count, table_start, table_comm, table_weight, offsets, indices,
-                   fixed, slot_of, k_fixed, a, csize, two_m_fixed, resolution, new_community,
-                   improvement)
+        move_bucket(members, group, size, tables, offsets, indices, fixed, slot_of, k_fixed, a,
+                    csize, two_m_fixed, resolution, new_community, improvement, xp)
         before = slot_of[members]
         commit_moves(members, slot_of, new_community, improvement, k_fixed, two_m_fixed,
                      resolution, xp)

@@ -4,7 +4,8 @@ worker's (``dask/louvain_worker_gpu.py``), so they live below both.
 
 A move kernel scores every vertex of a list at once against the partition
 and community totals it is given and writes each one's best community and
-gain (the design and bucket table: ``community/louvain_gpu.py``);
+gain (the design and bucket table: ``community/louvain_gpu.py``;
+:func:`bucket_tables` and :func:`move_bucket` set up and launch them);
 :func:`commit_moves` admits the movers; :func:`components_gpu` labels the
 connected components inside communities (Leiden's split, and a Dask worker's
 local groups).  Weights are int64 fixed point wherever the kernels add
@@ -19,6 +20,7 @@ import numpy as np
 from numba import cuda, float64, int64
 
 from .device import FULL_MASK, WARP, launch
+from .edges import to_host
 from .sort_xp import lexsort_xp
 
 BLOCK = 128
@@ -227,6 +229,39 @@ def degree_buckets(offsets, xp):
             low = high
         buckets.append((members.astype(np.int64), group, size))
     return buckets
+
+
+def bucket_tables(offsets, xp) -> tuple[list, tuple]:
+    """The degree buckets of a CSR (:func:`degree_buckets`) and the global
+    tables of its last bucket: (slot starts, keys, weights), each vertex's
+    table the smallest prime above 1.5 x its degree."""
+    buckets = degree_buckets(offsets, xp)
+    big = buckets[-1][0]
+    table_start = xp.zeros(int(big.shape[0]) + 1, dtype=np.int64)
+    if big.shape[0]:
+        degree = offsets[1:] - offsets[:-1]
+        table_start[1:] = xp.cumsum(primes_above(to_host(1.5 * degree[big]), xp))
+    room = max(int(table_start[-1]), 1)
+    return buckets, (table_start, xp.empty(room, dtype=np.int64),
+                     xp.empty(room, dtype=np.int64))
+
+
+def move_bucket(members, group: int, size: int, tables: tuple, offsets, indices, weights,
+                community, k, a, csize, two_m: float, resolution: float, new_community,
+                improvement, xp) -> None:
+    """Launch the move kernel of one bucket (``group`` threads and ``size``
+    shared slots per vertex; ``size`` 0: a block per vertex and the global
+    ``tables`` of :func:`bucket_tables`) over ``members``, writing each one's
+    best community and gain."""
+    count = int(members.shape[0])
+    if size:
+        launch(move_shared_kernel, -(-count // (BLOCK // group)), BLOCK, xp,
+               members, count, group, size, offsets, indices, weights, community, k, a, csize,
+               two_m, resolution, new_community, improvement)
+    else:
+        launch(move_global_kernel, min(count, 4096), BLOCK, xp,
+               members, count, *tables, offsets, indices, weights, community, k, a, csize,
+               two_m, resolution, new_community, improvement)
 
 
 def segment_sum(values, groups, size: int, xp):
