@@ -110,3 +110,12 @@ def test_louvain_passes_on_the_worker_gpu_equal_the_single_gpu_call(gpu_client, 
     result, q = cm.leiden(frame, backend="gpu")
     assert q == pytest.approx(cm.modularity(edges, result.compute()), rel=1e-9)
     assert q >= 0.95 * cm.leiden(edges, backend="cpu")[1]
+    # as shipped: a small graph goes to the worker at once, and its finish
+    # there is the single GPU's Louvain; a larger one finishes there too
+    monkeypatch.undo()
+    result, q = cm.louvain(frame, backend="gpu", refine=False)
+    single = cm.louvain(edges, backend="gpu", refine=False)[1]
+    if len(edges) <= dask_louvain.FINISH_EDGES:
+        assert q == pytest.approx(single, rel=1e-9)
+    assert q >= 0.99 * single
+    assert q == pytest.approx(cm.modularity(edges, result.compute()), rel=1e-9)

@@ -5,8 +5,8 @@ contract, quality against one machine, the same result on every run, one
 worker equal to the single GPU's Louvain, the parts built on the device or
 on the host, and the host code on the strict CuPy stand-in.
 
-Every level runs across the workers (the finish on one worker is the
-single-machine Louvain, tested on its own)."""
+Every level runs across the workers but in the finish's test (the finish
+on one worker is the single GPU's Louvain or Leiden, tested on its own)."""
 
 from __future__ import annotations
 
@@ -178,3 +178,33 @@ def test_gpu_turns_and_coins_let_the_cpu_workers_vertices_move():
         got = louvain_worker_gpu._movable(part, state, rule)
         assert got.tolist() == cpu.tolist(), rule
         assert 0 < got.sum() <= 300
+
+
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+def test_the_finish_runs_on_the_gpu_after_gpu_passes(simulated_gpu_client, monkeypatch,
+                                                     algorithm):
+    """A graph small enough to go to one worker at once: the finish there is
+    the single GPU's Louvain (Leiden) of the same graph, so Q equals the
+    single GPU call's; with the passes on the CPU it stays the CPU's."""
+    community = importlib.import_module(f"cugraph_match.community.{algorithm}")
+    inner = getattr(community, f"{algorithm}_communities")
+    backends = []
+
+    def spy(g, resolution, threshold, max_level, backend, *args, **kwargs):
+        backends.append(backend.name)
+        return inner(g, resolution, threshold, max_level, backend, *args, **kwargs)
+
+    monkeypatch.setattr(community, f"{algorithm}_communities", spy)
+    run = getattr(cm, algorithm)
+    options = {"refine": False} if algorithm == "louvain" else {}
+    edges = cm.datasets.load("karate")
+    frame = dd.from_pandas(edges, npartitions=3)
+    result, q = run(frame, backend="gpu", **options)
+    _contract(result, q, edges)
+    assert backends == ["gpu"]
+    backends.clear()
+    assert q == pytest.approx(run(edges, backend="gpu", **options)[1], rel=1e-12)
+    backends.clear()
+    _, q_cpu = run(frame, backend="cpu", **options)
+    assert backends == ["cpu"]
+    assert q_cpu == pytest.approx(run(edges, backend="cpu", **options)[1], rel=1e-12)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..structure.backend import to_backend
 from ..structure.edges import sum_safe
 from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
@@ -161,15 +162,16 @@ def _alias(value, alias, default, name: str, alias_name: str):
 
 
 def leiden_of_edge_frame(frame, resolution: float, threshold: float, max_level: int, seed: int,
-                         theta: float = DEFAULT_THETA) -> pd.Series:
-    """Leiden on the CPU of a pandas ``src | dst | weight`` edge list: the
+                         theta: float = DEFAULT_THETA, backend: str = "cpu") -> pd.Series:
+    """Leiden of a pandas ``src | dst | weight`` edge list on ``backend``: the
     community of each vertex, indexed by vertex id (the Dask path's last
-    levels, on one worker)."""
-    prepared = as_graph(frame, "src", "dst", "weight", "cpu")
-    g = sum_safe(prepared.weighted_graph(), np)
+    levels, on one worker; on its GPU when the passes ran on the workers'
+    GPUs)."""
+    prepared = as_graph(frame, "src", "dst", "weight", backend)
+    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
     community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
                                    theta)
-    return pd.Series(np.asarray(community), index=np.asarray(prepared.labels))
+    return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))
 
 
 def leiden_communities(g, resolution: float, threshold: float, max_level: int, backend,

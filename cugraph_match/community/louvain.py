@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..structure.backend import to_backend
 from ..structure.checks import (check_positive_int, check_resolution, check_seed,
                                 check_threshold, numpy_seed)
 from ..structure.csr import neighbour_csr
@@ -137,15 +138,16 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
 
 
 def louvain_of_edge_frame(frame, resolution: float, threshold: float, max_level: int,
-                          seed: int) -> pd.Series:
-    """Louvain on the CPU of a pandas ``src | dst | weight`` edge list without
-    refinement: the community of each vertex, indexed by vertex id (the Dask
-    path's last levels, on one worker)."""
-    prepared = as_graph(frame, "src", "dst", "weight", "cpu")
-    g = sum_safe(prepared.weighted_graph(), np)
+                          seed: int, backend: str = "cpu") -> pd.Series:
+    """Louvain of a pandas ``src | dst | weight`` edge list without
+    refinement, on ``backend``: the community of each vertex, indexed by
+    vertex id (the Dask path's last levels, on one worker; on its GPU when
+    the passes ran on the workers' GPUs)."""
+    prepared = as_graph(frame, "src", "dst", "weight", backend)
+    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
                                     seed, refine=False)
-    return pd.Series(np.asarray(community), index=np.asarray(prepared.labels))
+    return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))
 
 
 def louvain_communities(g: WeightedGraph, resolution: float, threshold: float, max_level: int,

@@ -41,7 +41,8 @@ single-machine CPU phase as the local step):
 * **Finish.**  Once a level's graph has at most ``edges / (2p)`` edges
   (``p`` workers; at least :data:`FINISH_EDGES`, so a small input is
   never split at all), it goes to worker 0, which runs the single-machine
-  Louvain on it for the remaining levels; the communities come back to the
+  Louvain on it for the remaining levels (on its GPU when the passes ran on
+  the workers' GPUs); the communities come back to the
   client as one small map, composed with the levels' maps and applied on
   every worker to its vertices.
 * **Refinement** (``refine=True``): one more distributed move phase on the
@@ -92,6 +93,7 @@ number of workers and on ``seed`` and is the same on every run of both.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any, Callable
 
@@ -500,6 +502,9 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     | weight`` frame returning a Series of communities by vertex; the
     thresholds are the single machine's (see ``community/louvain.py``).
 
+    ``finish`` takes ``backend="gpu"`` too: the last levels run on worker
+    0's GPU when the passes ran on the workers' GPUs.
+
     ``leiden=True`` makes it Leiden on Dask (``finish`` the single-machine
     Leiden): every level's partition refined across the workers before it is
     aggregated, one more aggregation after the refinement phase, and the
@@ -510,6 +515,8 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     client, p = g0.client, len(g0.workers)
     gpu = passes_on_gpu(g0, backend)
+    if gpu:  # the last levels on worker 0's GPU too
+        finish = functools.partial(finish, backend="gpu")
     starts = _start(g0, gpu)
     two_m = float(sum(s["two_m"] for s in starts))
     if two_m == 0.0:
