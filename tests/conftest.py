@@ -1,3 +1,4 @@
+import contextlib
 import os
 
 import pytest
@@ -52,15 +53,23 @@ def client():
     cluster.close()
 
 
-@pytest.fixture(scope="module")
-def simulated_gpu_client():
-    """A threaded cluster of 3 workers for the simulator tests of the GPU paths
-    on Dask.  Numba's simulator swaps a module global of the kernel it runs,
-    so two workers' launches in one process must not overlap: a lock around
-    every launch (the superstep kernels', Louvain's move and component
-    kernels' and the input pipeline's, which the device build runs) stands
-    in for each worker's own GPU."""
+@contextlib.contextmanager
+def simulated_gpu_cluster(n_workers: int):
+    """A threaded cluster of ``n_workers`` for the simulator tests of the GPU
+    paths on Dask.  Numba's simulator swaps a module global of the kernel it
+    runs, so two workers' launches in one process must not overlap: a lock
+    around every launch (the superstep kernels', Louvain's move and
+    component kernels' and the input pipeline's, which the device build
+    runs) stands in for each worker's own GPU.
+
+    Dask's worker profiler is off: every 10 ms it walks every thread's frames
+    (``sys._current_frames``), and with the simulator's pool of hundreds of
+    threads the test process segfaulted there (gdb, 2026-11-27: in the
+    event loop's thread, ``_PyThread_CurrentFrames``), in about one run of
+    ``tests/test_dask_louvain_gpu.py`` in two."""
     import threading
+
+    import dask
 
     distributed = pytest.importorskip("distributed")
     from cugraph_match.dask import kernels_gpu
@@ -74,10 +83,18 @@ def simulated_gpu_client():
                 return launch(*args, **kwargs)
         return locked
 
-    with pytest.MonkeyPatch.context() as mp:
+    with pytest.MonkeyPatch.context() as mp, \
+            dask.config.set({"distributed.worker.profile.enabled": False}):
         mp.setattr(kernels_gpu, "launch", one_at_a_time(kernels_gpu.launch))
         mp.setattr(community_gpu, "launch", one_at_a_time(community_gpu.launch))
         mp.setattr(pipeline_gpu, "on_stream", one_at_a_time(pipeline_gpu.on_stream))
-        with distributed.Client(processes=False, n_workers=3, threads_per_worker=1,
+        with distributed.Client(processes=False, n_workers=n_workers, threads_per_worker=1,
                                 dashboard_address=None) as c:
             yield c
+
+
+@pytest.fixture(scope="module")
+def simulated_gpu_client():
+    """:func:`simulated_gpu_cluster` of 3 workers."""
+    with simulated_gpu_cluster(3) as c:
+        yield c
