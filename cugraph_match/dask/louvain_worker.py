@@ -520,7 +520,9 @@ def receive(gid: str, *blocks) -> dict:
 
 
 def undo(gid: str) -> None:
-    """Take back the last pass (its modularity fell); the phase ends."""
+    """Take back the last pass (its modularity fell): the phase ends, or, on
+    workers whose buckets decide at once, goes on damped after
+    :func:`receive` with no blocks numbers the slots again."""
     _, state = _part(gid)
     state["community"] = state.pop("before")
 

@@ -19,7 +19,10 @@ other workers' come with the client's totals after the pass, as on the
 CPU).  Because a bucket's vertices decide at once, the kernels' singleton
 rule (a vertex alone does not join a singleton community of a higher id)
 holds in every phase, where the CPU workers, moving one vertex at a time,
-keep it for other workers' singletons after the first phase only.
+keep it for other workers' singletons after the first phase only.  For the
+same reason a pass may overshoot more often than a CPU worker's: the
+driver takes such a pass back and goes on with every vertex on a coin
+(``dask.louvain.DAMPED_TRIES``; the reports say ``synchronous``).
 
 **Exact sums.**  Edge weights are int64 fixed point, scaled by a power of
 two that puts the worker's total edge weight below 2**60 (``scale``; a
@@ -150,7 +153,7 @@ def phase_totals(part, state) -> dict:
     return {"ids": to_host(slot_ids[present]),
             "sums": to_host(sums[present]).astype(np.float64) / state["scale"],
             "counts": to_host(counts[present]).astype(np.int64), "slots": to_host(slot_ids),
-            **modularity_sums(part, state)}
+            "synchronous": True, **modularity_sums(part, state)}
 
 
 def take_totals(state, values: tuple) -> None:
@@ -162,7 +165,8 @@ def take_totals(state, values: tuple) -> None:
 def _movable(part, state, boundary_rule: int):
     """Which owned vertices the driver's rule lets move this pass (see
     ``louvain_worker.owned_move_pass``: 1 all, 0 none with a ghost
-    neighbour, larger a coin per boundary vertex salted by it)."""
+    neighbour, larger a coin per boundary vertex salted by it; negative, a
+    damped pass of the driver's, a coin per vertex salted by its negation)."""
     xp = state["xp"]
     if boundary_rule == 1:
         return xp.ones(part.own_hi - part.own_lo, dtype=np.bool_)
@@ -170,9 +174,9 @@ def _movable(part, state, boundary_rule: int):
     if boundary_rule == 0:
         return ~boundary
     v = xp.arange(part.own_lo, part.own_hi, dtype=np.int64).astype(np.uint64)
-    x = mix64(v * np.uint64(GOLDEN) + np.uint64(boundary_rule))
+    x = mix64(v * np.uint64(GOLDEN) + np.uint64(abs(boundary_rule)))
     heads = (x & np.uint64(1)) == np.uint64(1)
-    return ~(boundary & heads)
+    return ~heads if boundary_rule < 0 else ~(boundary & heads)
 
 
 def _buckets(state, name: str, offsets):
