@@ -65,8 +65,8 @@ def simulated_gpu_cluster(n_workers: int):
     Dask's worker profiler is off: every 10 ms it walks every thread's frames
     (``sys._current_frames``), and with the simulator's pool of hundreds of
     threads the test process segfaulted there (gdb, 2026-11-27: in the
-    event loop's thread, ``_PyThread_CurrentFrames``), in about one run of
-    ``tests/test_dask_louvain_gpu.py`` in two."""
+    event loop's thread, ``_PyThread_CurrentFrames``) in both full runs of
+    ``tests/test_dask_louvain_gpu.py`` that day; three of three without it."""
     import threading
 
     import dask
