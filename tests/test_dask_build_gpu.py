@@ -237,10 +237,12 @@ def test_shared_graph_built_on_the_gpus_on_the_stand_in(simulated_gpu_client, na
 
 
 def test_cpu_algorithms_on_a_graph_kept_on_the_gpus(simulated_gpu_client):
-    """Louvain and modularity (CPU kernels on Dask) read a host copy of the
-    device parts: the same results as on the host-built graph; CPU
-    supersteps on device parts are refused with a clear error; the graph
-    still matches on its GPUs afterwards."""
+    """Louvain with ``backend="cpu"`` and modularity (CPU kernels on Dask)
+    read a host copy of the device parts: the same results as on the
+    host-built graph; ``"auto"`` runs Louvain on the GPUs, here (a small
+    graph, straight to one worker) the single GPU's; CPU supersteps on
+    device parts are refused with a clear error; the graph still matches on
+    its GPUs afterwards."""
     edges = cm.datasets.load("lesmis")
     frame = dd.from_pandas(edges, npartitions=2)
     host = cm.dask.DistributedGraph(frame, backend="cpu")
@@ -250,10 +252,12 @@ def test_cpu_algorithms_on_a_graph_kept_on_the_gpus(simulated_gpu_client):
         with pytest.raises(ValueError, match="backend='cpu' on a DistributedGraph whose "
                                              "parts live on the workers' GPUs"):
             cm.suitor_matching(graph, backend="cpu")
-        parts, q = cm.louvain(graph)
+        parts, q = cm.louvain(graph, backend="cpu")
         parts = parts.compute()
         assert cm.modularity(graph, parts) == pytest.approx(q, abs=1e-12)
+        _, q_auto = cm.louvain(graph)
         mates = cm.suitor_matching(graph).compute()
+    assert q_auto == pytest.approx(cm.louvain(edges, backend="gpu")[1], rel=1e-12)
     assert graph.on_gpu
     assert q == expected_q
     pd.testing.assert_frame_equal(parts, expected_parts.compute())
