@@ -6,8 +6,8 @@ The simulator is slow (a Python thread per CUDA thread), so this covers
 graphs of at most a few thousand edges; it measures the distributed GPU
 pass's *decisions* (which vertices move when), not time.  The workers are
 threads of one process (Dask's ``processes=False``), each simulated launch
-under one lock (each worker's own GPU), Dask's worker profiler off (see
-``tests/conftest.simulated_gpu_cluster``).
+under one lock (each worker's own GPU), Dask's worker profiler off: the
+tests' ``conftest.simulated_gpu_cluster``.
 
     python benchmarks/sim_dask_louvain_quality.py --graphs karate jazz \\
         --workers 2 3 4 --seeds 0 1 2 --damped-tries 0 3 \\
@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -32,19 +31,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cudasim_shim import install  # noqa: E402
+# the tests' threaded simulator cluster (each launch under one lock, Dask's
+# worker profiler off); importing conftest installs the warp-intrinsic shim
+from conftest import simulated_gpu_cluster  # noqa: E402
 
-install()
-
-import dask  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
-import distributed  # noqa: E402
 
 import cugraph_match as cm  # noqa: E402
-from cugraph_match.dask import kernels_gpu  # noqa: E402
 from cugraph_match.dask import louvain as dask_louvain  # noqa: E402
 from cugraph_match.datasets import read_graph  # noqa: E402
-from cugraph_match.structure import community_gpu, pipeline_gpu  # noqa: E402
 
 SHARED = Path(os.environ.get("CUGRAPH_MATCH_DATA", ROOT.parent / "shared" / "data"))
 
@@ -60,20 +55,6 @@ def load(name: str):
     raise SystemExit(f"no graph {name!r} bundled or under {SHARED}")
 
 
-def one_launch_at_a_time() -> None:
-    lock = threading.Lock()
-
-    def locked(launch):
-        def call(*args, **kwargs):
-            with lock:
-                return launch(*args, **kwargs)
-        return call
-
-    kernels_gpu.launch = locked(kernels_gpu.launch)
-    community_gpu.launch = locked(community_gpu.launch)
-    pipeline_gpu.on_stream = locked(pipeline_gpu.on_stream)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithm", choices=["louvain", "leiden"], default="louvain")
@@ -84,28 +65,25 @@ def main() -> None:
                         default=[dask_louvain.DAMPED_TRIES])
     parser.add_argument("--out", required=True, help="path without suffix: .json and .md")
     args = parser.parse_args()
-    one_launch_at_a_time()
     dask_louvain.FINISH_EDGES, dask_louvain.FINISH_SHARE = 0, 0.0  # every level distributed
     run = getattr(cm, args.algorithm)
     rows = []
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
-        for name in args.graphs:
-            edges = load(name)
-            single = run(edges, backend="cpu")[1]
-            for p in args.workers:
-                with distributed.Client(processes=False, n_workers=p, threads_per_worker=1,
-                                        dashboard_address=None):
-                    frame = dd.from_pandas(edges, npartitions=p)
-                    for tries in args.damped_tries:
-                        dask_louvain.DAMPED_TRIES = tries
-                        for seed in args.seeds:
-                            start = time.perf_counter()
-                            _, q = run(frame, backend="gpu", seed=seed)
-                            rows.append({"graph": name, "edges": len(edges), "workers": p,
-                                         "damped_tries": tries, "seed": seed, "q": q,
-                                         "single_q": single, "ratio": q / single,
-                                         "seconds": time.perf_counter() - start})
-                            print(json.dumps(rows[-1]), flush=True)
+    for name in args.graphs:
+        edges = load(name)
+        single = run(edges, backend="cpu")[1]
+        for p in args.workers:
+            with simulated_gpu_cluster(p):
+                frame = dd.from_pandas(edges, npartitions=p)
+                for tries in args.damped_tries:
+                    dask_louvain.DAMPED_TRIES = tries
+                    for seed in args.seeds:
+                        start = time.perf_counter()
+                        _, q = run(frame, backend="gpu", seed=seed)
+                        rows.append({"graph": name, "edges": len(edges), "workers": p,
+                                     "damped_tries": tries, "seed": seed, "q": q,
+                                     "single_q": single, "ratio": q / single,
+                                     "seconds": time.perf_counter() - start})
+                        print(json.dumps(rows[-1]), flush=True)
     report = {"algorithm": args.algorithm, "date": time.strftime("%Y-%m-%d"),
               "command": "python " + " ".join([Path(sys.argv[0]).as_posix()] + sys.argv[1:]),
               "machine": f"{os.cpu_count()} cores, no GPU: Numba's CUDA simulator",
