@@ -548,3 +548,69 @@ def test_supersteps_are_logged_at_info(client, caplog):
              if r.getMessage().startswith("dask b-suitor superstep ")]
     assert len(lines) == stats["rounds"]
     assert lines[0].startswith("dask b-suitor superstep 0: 10 vertices, 9 edges, messages ")
+
+
+def test_the_worker_of_a_cut_edge_is_read_from_the_cut_list_starts():
+    """``kernels._worker_of_cut`` (the closed notices' walk names a cut
+    edge's worker from where it lies in the cut list, not from an owner
+    lookup of its ghost): the last worker whose share starts at or below
+    it, past empty shares (this worker's own, and any other without cut
+    edges) at the start, middle and end."""
+    from cugraph_match.dask.kernels import _worker_of_cut
+
+    for starts in ([0, 0, 3, 3, 5], [0, 2, 2, 2, 7, 7], [0, 4], [0, 0, 0, 1]):
+        cut_start = np.array(starts, dtype=np.int64)
+        expected = np.repeat(np.arange(len(starts) - 1), np.diff(cut_start))
+        got = [_worker_of_cut(cut_start, c) for c in range(starts[-1])]
+        assert got == expected.tolist()
+
+
+@pytest.mark.parametrize("workers", [3, 4])
+def test_closed_notices_name_each_other_worker_once_in_process(workers):
+    """The complete graph of ``test_closed_notices_are_one_per_vertex_and_worker``
+    on 3 and 4 workers, their parts built and their supersteps run in this
+    process (no cluster): a vertex's row now closes edges to 2 or 3 other
+    workers, and its walk (a binary search for the weakest offer, then a
+    forward scan that stops once every other worker is named) sends at most
+    one notice to each.  The first superstep is then under ``workers * n``
+    words (a proposal and p - 1 notices per vertex, where one notice per
+    closed cut edge is about n^2 / 2), and the matching equals one machine's
+    (fails if the search names an open edge closed: the receiver would skip
+    an edge it may still win; checked by moving its bound two places up)."""
+    from cugraph_match.dask import build, worker
+
+    n = 60
+    rng = np.random.default_rng(7)
+    src, dst = np.triu_indices(n, 1)
+    edges = pd.DataFrame({"src": src, "dst": dst,
+                          "weight": rng.integers(1, 40, src.shape[0]).astype(np.float64)})
+    boundaries = np.array([n * k // workers for k in range(1, workers)], dtype=np.int64)
+    route = build.route_partition(edges, "src", "dst", boundaries, workers, None)
+    gids = []
+    for k in range(workers):
+        gid = worker.part_key(f"notices-{workers}", k)
+        build.absorb_piece(gid, build.take_piece(edges, route, k, "src", "dst", "weight", None))
+        worker.build_part(gid, k, workers, boundaries, True, False, "ids", False, False)
+        worker.assign_capacities(gid, 1)
+        worker.start_run(gid)
+        gids.append(gid)
+    try:
+        inbox = [[None] * workers for _ in range(workers)]
+        sent = []
+        while not sent or sent[-1]:
+            steps = [worker.superstep(gid, None, *inbox[k]) for k, gid in enumerate(gids)]
+            sent.append(sum(s["sent"] for s in steps))
+            inbox = [[steps[i]["blocks"][k] if i != k else None for i in range(workers)]
+                     for k in range(workers)]
+        assert sent[0] <= workers * n
+        frames = []
+        for gid in gids:
+            worker.finish_run(gid)
+            frames.append(worker.mates_partition(gid, 0))
+        got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
+        expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex",
+                                                                        ignore_index=True)
+        assert got["mate"].tolist() == expected["mate"].tolist()
+    finally:
+        for gid in gids:
+            worker.drop_part(gid)

@@ -166,3 +166,45 @@ def test_owner_codes_equal_searchsorted(data):
     np.testing.assert_array_equal(got, np.searchsorted(bounds, ids, side="right"))
     assert got.dtype == (np.uint8 if workers <= 256 else np.uint16 if workers <= 65536
                          else np.uint32)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(data=st.data())
+def test_a_take_is_the_rows_with_an_end_owned_by_the_worker(data):
+    """``take_piece``'s one pass per column (every row written, the cursor
+    moved past a taken one) equals the mask and gather it replaces, for
+    every route code width, integer id and numeric weight dtype, no rows,
+    no taken rows and every row taken; a column that is not plain numbers
+    (strings) goes through the positions, as before."""
+    workers = data.draw(st.sampled_from([2, 3, 300, 70_000]))
+    code = build.owner_code_dtype(workers)
+    rows = data.draw(st.integers(0, 50))
+    ou = np.array(data.draw(st.lists(st.integers(0, 2), min_size=rows, max_size=rows)),
+                  dtype=code)
+    ov = np.array(data.draw(st.lists(st.integers(0, 2), min_size=rows, max_size=rows)),
+                  dtype=code)
+    k = data.draw(st.integers(0, 2))
+    id_dtype = np.dtype(data.draw(st.sampled_from(ID_DTYPES)))
+    info = np.iinfo(id_dtype)
+    ids = st.integers(int(info.min), int(info.max))
+    wdtype = np.dtype(data.draw(st.sampled_from(WEIGHT_DTYPES)))
+    frame = pd.DataFrame({
+        "s": np.array(data.draw(st.lists(ids, min_size=rows, max_size=rows)), dtype=id_dtype),
+        "d": np.array(data.draw(st.lists(ids, min_size=rows, max_size=rows)), dtype=id_dtype),
+        "w": np.arange(rows).astype(wdtype),
+        "name": [f"v{i}" for i in range(rows)]})
+    before = frame.copy()
+    taken = np.flatnonzero((ou == k) | (ov == k))
+    weight = data.draw(st.sampled_from(["w", "name", None]))
+    piece = build.take_piece(frame, (ou, ov), k, "s", "d", weight, None)
+    np.testing.assert_array_equal(piece["u"], frame["s"].to_numpy()[taken])
+    np.testing.assert_array_equal(piece["v"], frame["d"].to_numpy()[taken])
+    assert piece["u"].dtype == id_dtype and piece["v"].dtype == id_dtype
+    if weight is None:
+        assert piece["w"] is None
+    elif weight == "w":
+        np.testing.assert_array_equal(piece["w"], frame["w"].to_numpy()[taken])
+        assert piece["w"].dtype == wdtype
+    else:
+        assert piece["w"].tolist() == frame["name"].iloc[taken].tolist()
+    pd.testing.assert_frame_equal(frame, before)  # the partition is not modified

@@ -121,8 +121,10 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
     arrays when the columns are plain numbers (else pandas Series).
     ``after`` is k's previous absorb: it paces the takes to the absorbs."""
     ou, ov = route
-    rows = np.flatnonzero((ou == k) | (ov == k))
     host = _host(frame)
+    code = ou.dtype.type(k)
+    count = None
+    rows = None  # positions, made only for a column that is not plain numbers
     piece = {}
     for name, column in (("u", source), ("v", destination), ("w", weight)):
         if column is None:
@@ -132,10 +134,45 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
         if name != "w":
             series = _cast(series, id_dtype)
         if _lean(series) and (name == "w" or series.dtype.kind in "iu"):
-            piece[name] = series.to_numpy()[rows]
+            # one pass over the route codes per column, writing the rows
+            # straight into the piece: a boolean mask per end and an int64
+            # position per taken row cost more than the piece itself (fresh
+            # pages, measured at R-MAT 20 on 2 workers: 0.7 of the takes'
+            # 1.0 CPU s were system time)
+            if count is None:
+                count = _count_taken(ou, ov, code)
+            values = series.to_numpy()
+            taken = np.empty(count + 1, dtype=values.dtype)  # + 1: see _take_rows
+            _take_rows(values, ou, ov, code, taken)
+            piece[name] = taken[:count]
         else:
+            if rows is None:
+                rows = np.flatnonzero((ou == k) | (ov == k))
             piece[name] = series.iloc[rows].reset_index(drop=True)
     return piece
+
+
+@njit(cache=True, nogil=True)
+def _count_taken(ou, ov, k):
+    """How many rows have an end owned by worker ``k``."""
+    count = 0
+    for i in range(ou.shape[0]):
+        count += (ou[i] == k) | (ov[i] == k)
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _take_rows(values, ou, ov, k, out):
+    """``values`` of the rows with an end owned by worker ``k``, in order, into
+    ``out`` (one longer than their count).  Every row is written and the
+    cursor moves only past a taken one: the owner of a random row is
+    unpredictable, and a branch on it mispredicts (measured, 1.5x slower
+    than numpy's mask and gather); the spare last place takes the writes
+    after the last taken row."""
+    at = 0
+    for i in range(ou.shape[0]):
+        out[at] = values[i]
+        at += (ou[i] == k) | (ov[i] == k)
 
 
 def piece_nbytes(piece: dict) -> int:
