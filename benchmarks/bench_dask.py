@@ -63,6 +63,13 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE),
                                             os.environ.get("PYTHONPATH", "")])
+#: The environment as this process started.  A Nanny writes Dask's
+#: ``distributed.nanny.pre-spawn-environ`` (MALLOC_TRIM_THRESHOLD_=65536,
+#: OMP_NUM_THREADS=1, ...) into its parent's ``os.environ`` before it spawns a
+#: worker, so a single call started after a cluster would inherit them: its
+#: glibc then maps every array over 128 KiB afresh, as a worker's does.  The
+#: single calls get this copy: the process a user runs without Dask.
+START_ENVIRONMENT = dict(os.environ)
 from dask_limited import idle_bytes, status_bytes  # noqa: E402
 from rmat import mesh_edges, rmat_edges  # noqa: E402
 
@@ -187,7 +194,7 @@ def single_machine(spec: str, path: str, algorithm: str = "suitor", backend: str
     call = CALLS[algorithm].format(edges="edges", backend=f', backend="{backend}"')
     code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path, call=call)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True, env=os.environ)
+                         text=True, env=START_ENVIRONMENT)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

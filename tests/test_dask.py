@@ -614,3 +614,29 @@ def test_closed_notices_name_each_other_worker_once_in_process(workers):
     finally:
         for gid in gids:
             worker.drop_part(gid)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(data=st.data())
+def test_slot_starts_clip_capacities_to_degrees(data):
+    """``kernels.slot_starts`` (the run's slots written in one pass, no
+    degree or capacity arrays): each owned vertex's capacity clipped to its
+    degree, as starts (ghosts below and above the owned range get none), and
+    the owned vertices of capacity 0 with edges, equal to the NumPy formula."""
+    from cugraph_match.dask import kernels
+
+    n = data.draw(st.integers(1, 30))
+    degree = np.array(data.draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+    dtype = data.draw(st.sampled_from([np.int32, np.int64]))
+    offsets = np.concatenate([[0], np.cumsum(degree)]).astype(dtype)
+    own_lo = data.draw(st.integers(0, n))
+    own_hi = data.draw(st.integers(own_lo, n))
+    cap_owned = np.array(data.draw(st.lists(st.integers(0, 6), min_size=own_hi - own_lo,
+                                            max_size=own_hi - own_lo)), dtype=np.int64)
+    slot_start = np.zeros(n + 1, dtype=np.int64)
+    closing = kernels.slot_starts(offsets, cap_owned, own_lo, own_hi, slot_start)
+    cap = np.zeros(n, dtype=np.int64)
+    cap[own_lo:own_hi] = np.minimum(cap_owned, degree[own_lo:own_hi])
+    np.testing.assert_array_equal(slot_start, np.concatenate([[0], np.cumsum(cap)]))
+    own = np.arange(own_lo, own_hi)
+    np.testing.assert_array_equal(closing, own[(cap[own] == 0) & (degree[own] > 0)])

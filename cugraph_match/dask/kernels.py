@@ -110,11 +110,12 @@ def _worker_of_cut(cut_start, c):
 @njit(cache=True, nogil=True)
 def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me, own_lo, own_hi,
               cut_start, cut_own, cut_ghost, cut_key, entry_cut, out_pending, floor,
-              open_until, quiet, owed, closing, in_worker, in_word, out_w, out_m):
+              open_until, quiet, first, closing, in_worker, in_word, out_w, out_m):
     """One superstep of distributed b-Suitor on this worker's part.
 
-    ``owed`` lists owned vertices that owe a proposal (a vertex once per
-    proposal owed), ``closing`` those of capacity 0 (first superstep only); ``in_worker[t]``/``in_word[t]`` are the incoming messages
+    ``first``: every owned vertex owes as many proposals as it has slots
+    (the first superstep; ``closing`` then lists those of capacity 0 with
+    edges); ``in_worker[t]``/``in_word[t]`` are the incoming messages
     (sender, ``place << 2 | kind``).  Returns the outgoing messages as
     ``(worker, word)`` buffers (grown when full; the first ``count`` entries
     are this superstep's), ``count`` and the number of local proposals made.
@@ -145,9 +146,14 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
     # is listed in ``changed`` once.  So both are sized here, and the hot
     # loop appends with plain stores.
     n = slot_start.shape[0] - 1
-    stack = np.empty(owed.shape[0] + in_word.shape[0] + 1, dtype=np.int64)
-    stack[:owed.shape[0]] = owed
-    top = owed.shape[0]
+    owed = slot_start[n] if first else 0
+    stack = np.empty(owed + in_word.shape[0] + 1, dtype=np.int64)
+    top = 0
+    if first:  # each owned vertex once per slot, in id order
+        for v in range(own_lo, own_hi):
+            for _ in range(slot_start[v], slot_start[v + 1]):
+                stack[top] = v
+                top += 1
     changed = np.empty(n, dtype=np.int64)  # owned vertices whose weakest offer rose
     # each listed once: a vertex taking many offers in one superstep would
     # otherwise be listed once per offer (the list grew to the row entries);
@@ -298,6 +304,32 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
             n_out += 1
             best_closed[k] = -1
     return out_w, out_m, n_out, proposals
+
+
+@njit(cache=True, nogil=True)
+def slot_starts(offsets, cap_owned, own_lo, own_hi, slot_start):
+    """Each owned vertex's slots, its capacity clipped to its degree, as
+    starts into one slot array (``slot_start``, zeros of length n + 1,
+    written; a ghost has none); returns the owned vertices of capacity 0
+    with edges (closed to everyone from the start)."""
+    n = slot_start.shape[0] - 1
+    total = 0
+    closing = 0
+    for v in range(own_lo, own_hi):
+        degree = offsets[v + 1] - offsets[v]
+        cap = min(cap_owned[v - own_lo], degree)
+        closing += (cap == 0) & (degree > 0)
+        total += cap
+        slot_start[v + 1] = total
+    for v in range(own_hi, n):
+        slot_start[v + 1] = total
+    out = np.empty(closing, dtype=np.int64)
+    at = 0
+    for v in range(own_lo, own_hi):
+        if slot_start[v + 1] == slot_start[v] and offsets[v + 1] > offsets[v]:
+            out[at] = v
+            at += 1
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -382,28 +382,31 @@ def start_run(gid: str, device: bool = False) -> int:
         return int(slot_start[-1])
     pref = part.pref
     n = part.labels.shape[0]
-    degree = np.diff(pref.offsets).astype(np.int64)
-    cap = np.zeros(n, dtype=np.int64)
-    cap[part.own_lo:part.own_hi] = np.minimum(part.run["cap"],
-                                              degree[part.own_lo:part.own_hi])
+    # the run's arrays at 4-8 bytes per local vertex, each written once:
+    # a worker process maps every large array afresh (Dask's nanny sets
+    # MALLOC_TRIM_THRESHOLD_, which keeps glibc's mmap threshold at 128 KiB),
+    # so each temporary costs its pages' first touch (measured on the 2048^2
+    # grid, 2.1 M vertices a worker: degrees, capacities, a repeated list of
+    # the proposals owed and int64 copies of the offsets were 0.45 CPU s of
+    # system time over two workers)
     slot_start = np.zeros(n + 1, dtype=np.int64)
-    slot_start[1:] = np.cumsum(cap)
-    owned = np.arange(part.own_lo, part.own_hi, dtype=np.int64)
-    closing = owned[(cap[part.own_lo:part.own_hi] == 0) & (degree[part.own_lo:part.own_hi] > 0)]
+    closing = kernels.slot_starts(pref.offsets, part.run["cap"], part.own_lo, part.own_hi,
+                                  slot_start)
     quiet = kernels.quiet_vertices(pref.offsets, part.entry_cut, part.own_lo, part.own_hi)
     run = part.run
+    owed = int(slot_start[-1])
     if device:
         from ..structure.backend import resolve_backend
         from . import kernels_gpu
 
         run["gpu"] = kernels_gpu.start_run(part, slot_start, closing, quiet,
                                            resolve_backend("gpu").xp)
-        return int(cap.sum())
+        return owed
     run["slot_start"] = slot_start
-    run["slots"] = np.zeros(int(slot_start[-1]), dtype=np.uint64)
-    run["next_edge"] = pref.offsets[:-1].astype(np.int64)
+    run["slots"] = np.zeros(owed, dtype=np.uint64)
+    run["next_edge"] = pref.offsets[:-1].copy()
     run["out_pending"] = np.zeros(part.cut_own.shape[0], dtype=np.bool_)
-    run["owed"] = np.repeat(np.arange(n, dtype=np.int64), cap)
+    run["first"] = True  # the first superstep owes every owned vertex its capacity
     # closed below: key + 1 of the best closed edge at each ghost (see kernels.superstep)
     run["floor"] = np.zeros(n, dtype=np.uint32)
     # message buffers grow in the kernel when a superstep sends more (a
@@ -412,9 +415,9 @@ def start_run(gid: str, device: bool = False) -> int:
     start = max(1024, part.cut_own.shape[0])
     run["out_worker"] = np.empty(start, dtype=np.min_scalar_type(max(part.workers - 1, 0)))
     run["out_word"] = np.empty(start, dtype=np.uint32)
-    run["open_until"] = pref.offsets[1:].astype(np.int64)
+    run["open_until"] = pref.offsets[1:].copy()
     run["quiet"], run["closing"] = quiet, closing
-    return int(run["owed"].shape[0])
+    return owed
 
 
 def superstep(gid: str, previous, *incoming) -> dict:
@@ -446,15 +449,14 @@ def superstep(gid: str, previous, *incoming) -> dict:
 
         out_worker, out_word, proposals = kernels_gpu.superstep(run["gpu"], in_worker, in_word)
         return _sent(part, out_worker, out_word, in_word, proposals, started)
-    none = np.zeros(0, dtype=np.int64)
-    owed = run.pop("owed", none)
-    closing = run.pop("closing", none)
+    first = run.pop("first", False)
+    closing = run.pop("closing", np.zeros(0, dtype=np.int64))
     pref = part.pref
     out_worker, out_word, n_out, proposals = kernels.superstep(
         pref.offsets, pref.indices, pref.keys, run["slot_start"], run["slots"],
         run["next_edge"], part.owner_of, part.me, part.own_lo, part.own_hi, part.cut_start,
         part.cut_own, part.cut_ghost, part.cut_key, part.entry_cut,
-        run["out_pending"], run["floor"], run["open_until"], run["quiet"], owed, closing,
+        run["out_pending"], run["floor"], run["open_until"], run["quiet"], first, closing,
         in_worker, in_word,
         run["out_worker"], run["out_word"])
     run["out_worker"], run["out_word"] = out_worker, out_word  # kept, grown or not
