@@ -565,8 +565,9 @@ def test_the_worker_of_a_cut_edge_is_read_from_the_cut_list_starts():
         assert got == expected.tolist()
 
 
+@pytest.mark.parametrize("mates", [False, True])
 @pytest.mark.parametrize("workers", [3, 4])
-def test_closed_notices_name_each_other_worker_once_in_process(workers):
+def test_closed_notices_name_each_other_worker_once_in_process(workers, mates):
     """The complete graph of ``test_closed_notices_are_one_per_vertex_and_worker``
     on 3 and 4 workers, their parts built and their supersteps run in this
     process (no cluster): a vertex's row now closes edges to 2 or 3 other
@@ -576,7 +577,9 @@ def test_closed_notices_name_each_other_worker_once_in_process(workers):
     words (a proposal and p - 1 notices per vertex, where one notice per
     closed cut edge is about n^2 / 2), and the matching equals one machine's
     (fails if the search names an open edge closed: the receiver would skip
-    an edge it may still win; checked by moving its bound two places up)."""
+    an edge it may still win; checked by moving its bound two places up).
+    The mates are read both ways: from the matched pairs (b-matching's
+    finish) and straight from the slots (``mates=True``, a matching's)."""
     from cugraph_match.dask import build, worker
 
     n = 60
@@ -605,7 +608,7 @@ def test_closed_notices_name_each_other_worker_once_in_process(workers):
         assert sent[0] <= workers * n
         frames = []
         for gid in gids:
-            worker.finish_run(gid)
+            worker.finish_run(gid, mates)
             frames.append(worker.mates_partition(gid, 0))
         got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
         expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex",

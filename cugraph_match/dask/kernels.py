@@ -406,6 +406,33 @@ def matched_pairs(slots, slot_start, own_lo, own_hi, cut_own, cut_ghost, out_pen
 
 
 @njit(cache=True, nogil=True)
+def owned_mates(slots, slot_start, own_lo, own_hi, cut_own, cut_ghost, out_pending, mate, key):
+    """:func:`matched_pairs` for a matching (at most one slot per vertex),
+    written per owned vertex: ``mate[p - own_lo]`` the local id of p's
+    mate (left as it is when p is unmatched), ``key`` their edge's.  p and q
+    are matched when each holds the other's offer; a ghost q holds p's
+    offer when p's proposal along their cut edge is pending (``out_pending``)."""
+    for p in range(own_lo, own_hi):
+        s = slot_start[p]
+        if slot_start[p + 1] == s or slots[s] == 0:
+            continue
+        q = np.int64(slots[s] & _LOW)
+        if q >= own_lo and q < own_hi:
+            t = slot_start[q]
+            if slot_start[q + 1] > t and slots[t] != 0 and np.int64(slots[t] & _LOW) == p:
+                mate[p - own_lo] = q
+                key[p - own_lo] = np.uint32(slots[s] >> _SHIFT)
+    for c in range(cut_own.shape[0]):
+        if out_pending[c]:
+            u = np.int64(cut_own[c])
+            s = slot_start[u]
+            if slot_start[u + 1] > s and slots[s] != 0 and \
+                    np.int64(slots[s] & _LOW) == np.int64(cut_ghost[c]):
+                mate[u - own_lo] = cut_ghost[c]
+                key[u - own_lo] = np.uint32(slots[s] >> _SHIFT)
+
+
+@njit(cache=True, nogil=True)
 def modularity_sums(offsets, indices, keys, weight_of_key, loop, code, own_lo, own_hi):
     """This worker's share of modularity: total weight and weight inside
     communities of the edges whose smaller end it owns (self-loops once), and

@@ -148,10 +148,11 @@ FIRST_BATCH = 4
 MAX_BATCH = 32
 
 
-def run_b_suitor(graph: DistributedGraph, device: bool = False) -> dict:
+def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = False) -> dict:
     """Supersteps to the fixed point from the capacities each worker holds;
     returns the run's figures (rounds, messages and bytes per round).
-    ``device``: on the workers' GPUs (:func:`supersteps_on_gpu`).
+    ``device``: on the workers' GPUs (:func:`supersteps_on_gpu`); ``mates``:
+    a matching, read by ``worker.mates_partition``.
 
     The client does not wait between supersteps: a batch of them is
     submitted as one chain of tasks (each worker's superstep depending on its
@@ -193,7 +194,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False) -> dict:
         batch = min(2 * batch, MAX_BATCH)
     del inbox, previous
     rounds = len(messages)
-    pairs = graph.on_all(w.finish_run)
+    pairs = graph.on_all(w.finish_run, mates)
     stats = {"rounds": rounds, "device": "gpu" if device else "cpu",
              "messages_per_round": messages, "bytes_per_round": moved,
              "bytes_moved": int(sum(moved)), "pairs_per_worker": pairs,
@@ -213,7 +214,7 @@ def matching_dask(graph: Any, source: str, destination: str, weight, backend: st
     """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list."""
     g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     g.on_all(w.assign_capacities, 1)
-    run = run_b_suitor(g, supersteps_on_gpu(g, backend))
+    run = run_b_suitor(g, supersteps_on_gpu(g, backend), mates=True)
     owned = [int(c) for c in g.stats["owned"]]
     futures = [g.submit(k, w.mates_partition, int(g.offsets[k])) for k in range(len(owned))]
     result = g.frame(futures, owned)
