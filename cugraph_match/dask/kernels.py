@@ -80,12 +80,13 @@ def _cut_place(cut_start, cut_own, cut_ghost, k, a, b):
 
 
 @njit(cache=True, nogil=True)
-def _grown(out_w, out_m, n_out):
-    """The message buffers doubled (the rare path: kept out of the hot loop,
-    whose appends are then plain stores, not array-returning calls)."""
-    bigger_w = np.empty(2 * out_w.shape[0] + 16, dtype=out_w.dtype)
+def _grown(out_w, out_m, n_out, size):
+    """The message buffers grown to hold at least ``size`` words (doubled at
+    least), their first ``n_out`` kept."""
+    size = max(size, 2 * out_w.shape[0] + 16)
+    bigger_w = np.empty(size, dtype=out_w.dtype)
     bigger_w[:n_out] = out_w[:n_out]
-    bigger_m = np.empty(2 * out_m.shape[0] + 16, dtype=out_m.dtype)
+    bigger_m = np.empty(size, dtype=out_m.dtype)
     bigger_m[:n_out] = out_m[:n_out]
     return bigger_w, bigger_m
 
@@ -166,6 +167,15 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
         changed[n_changed] = closing[t]
         n_changed += 1
     n_out = 0
+    # Every incoming message, and every pop of the stack, sends one word or
+    # pushes one vertex, never both: so before the closed notices this
+    # superstep sends at most owed + incoming words, and the buffers are
+    # grown to that here, once.  Growing them inside the loops (the arrays
+    # reassigned there) made Numba count references to them at every step
+    # of the proposal loop: measured, NRT_decref was half of the supersteps'
+    # time, 0.41 -> 0.13 CPU s on the 2048^2 grid on 2 workers.
+    if out_w.shape[0] < owed + in_word.shape[0]:
+        out_w, out_m = _grown(out_w, out_m, n_out, owed + in_word.shape[0])
     workers = cut_start.shape[0] - 1
     best_closed = np.full(workers, -1, dtype=np.int64)  # per vertex: cut edge named to k
     told = np.empty(workers, dtype=np.int64)  # the workers a vertex names one to
@@ -174,8 +184,6 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
         place = np.int64(in_word[t] >> 2)
         kind = in_word[t] & 3
         c = cut_start[k] + place
-        if out_w.shape[0] - n_out < 1:
-            out_w, out_m = _grown(out_w, out_m, n_out)
         if kind == PROPOSE:
             g = cut_ghost[c]
             p = cut_own[c]
@@ -225,8 +233,6 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                 c = entry_cut[j]
                 place = c - cut_start[k]
                 out_pending[c] = True
-                if n_out == out_w.shape[0]:
-                    out_w, out_m = _grown(out_w, out_m, n_out)
                 out_w[n_out] = k
                 out_m[n_out] = np.uint32((place << 2) | PROPOSE)
                 n_out += 1
@@ -247,8 +253,6 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                         top += 1
                     else:
                         k2 = owner_of[r]
-                        if n_out == out_w.shape[0]:
-                            out_w, out_m = _grown(out_w, out_m, n_out)
                         out_w[n_out] = k2
                         out_m[n_out] = np.uint32(
                             (_cut_place(cut_start, cut_own, cut_ghost, k2, r, p) << 2) | RELEASE)
@@ -256,6 +260,10 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                 break
             j += 1
         next_edge[u] = j
+    # at most one notice per listed vertex and other worker: room for them
+    # made once, as above
+    if out_w.shape[0] - n_out < (workers - 1) * n_changed:
+        out_w, out_m = _grown(out_w, out_m, n_out, n_out + (workers - 1) * n_changed)
     for t in range(n_changed):
         v = changed[t]
         base = slot_start[v]
@@ -295,8 +303,6 @@ def superstep(offsets, indices, keys, slot_start, slots, next_edge, owner_of, me
                     n_told += 1
                     if n_told == workers - 1:
                         break
-        while out_w.shape[0] - n_out < n_told:
-            out_w, out_m = _grown(out_w, out_m, n_out)
         for i in range(n_told):
             k = told[i]
             out_w[n_out] = k
