@@ -48,6 +48,21 @@ def _host(frame):
         else frame
 
 
+def native(values: np.ndarray) -> np.ndarray:
+    """``values`` in native byte order, the same dtype otherwise (a copy only
+    when the order is not native): Numba reads no other, nor do pandas' row
+    takes; one machine's renumbering reads ids the same way."""
+    return values if values.dtype.isnative else values.astype(values.dtype.newbyteorder("="))
+
+
+def native_series(series: pd.Series) -> pd.Series:
+    """:func:`native` for a column (other dtypes as they are)."""
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and not dtype.isnative:
+        return series.astype(dtype.newbyteorder("="))
+    return series
+
+
 def owner_code_dtype(workers: int):
     """The narrowest unsigned dtype that holds a worker number (the routes
     are kept beside every input partition until each owner took its rows)."""
@@ -60,7 +75,7 @@ def owner_codes(ids: pd.Series, boundaries, workers: int) -> np.ndarray:
     dtype = owner_code_dtype(workers)
     if boundaries is None or len(boundaries) == 0:
         return np.zeros(len(ids), dtype=dtype)
-    values = ids.to_numpy()
+    values = native(ids.to_numpy())
     bounds = np.asarray(boundaries)
     if values.dtype.kind in "iu" and bounds.dtype == values.dtype:
         # one pass writing the narrow codes: np.searchsorted's int64 positions
@@ -131,9 +146,9 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
             piece[name] = None
             continue
         series = host[column]
-        if name != "w":
-            series = _cast(series, id_dtype)
-        if _lean(series) and (name == "w" or series.dtype.kind in "iu"):
+        if name != "w":  # the weights keep their byte order: weight_values reads it
+            series = native_series(_cast(series, id_dtype))
+        if _lean(series) and series.dtype.isnative and (name == "w" or series.dtype.kind in "iu"):
             # one pass over the route codes per column, writing the rows
             # straight into the piece: a boolean mask per end and an int64
             # position per taken row cost more than the piece itself (fresh
@@ -148,7 +163,10 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
         else:
             if rows is None:
                 rows = np.flatnonzero((ou == k) | (ov == k))
-            piece[name] = series.iloc[rows].reset_index(drop=True)
+            if name == "w" and _lean(series):  # a weight in non-native byte order
+                piece[name] = series.to_numpy()[rows]
+            else:
+                piece[name] = series.iloc[rows].reset_index(drop=True)
     return piece
 
 

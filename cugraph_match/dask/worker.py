@@ -60,7 +60,9 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
         return summary
     columns = [source, destination] + ([weight] if weight is not None else [])
     summary["bytes"] = int(frame[columns].memory_usage(index=False, deep=True).sum())
-    ids = [frame[source], frame[destination]]
+    # a non-native byte order read as the same dtype in native order (pandas
+    # cannot take rows of it), as one machine's renumbering reads it
+    ids = [build.native_series(frame[source]), build.native_series(frame[destination])]
     if not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "iuf" for c in ids):
         # strings, categories, objects: their types are read on the host (plain
         # numbers are sampled where they lie: a cuDF partition stays on its GPU)
