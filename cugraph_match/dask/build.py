@@ -36,7 +36,7 @@ from ..structure import pipeline_cpu as host
 from ..structure.edges import UndirectedEdges, index_dtype
 from ..structure.graph import weight_values
 from ..structure.inputs import frame_library
-from ..structure.renumber import DENSE_SLOTS_PER_ID, renumber
+from ..structure.renumber import DENSE_SLOTS_PER_ID, native_byte_order, renumber
 from ..structure.sort_cpu import sort_high_words
 
 #: Pieces absorbed by this worker process, by part key, until its build.
@@ -46,21 +46,6 @@ STAGED: dict[str, list] = {}
 def _host(frame):
     return frame.to_pandas() if hasattr(frame, "to_pandas") and frame_library(frame) is not pd \
         else frame
-
-
-def native(values: np.ndarray) -> np.ndarray:
-    """``values`` in native byte order, the same dtype otherwise (a copy only
-    when the order is not native): Numba reads no other, nor do pandas' row
-    takes; one machine's renumbering reads ids the same way."""
-    return values if values.dtype.isnative else values.astype(values.dtype.newbyteorder("="))
-
-
-def native_series(series: pd.Series) -> pd.Series:
-    """:func:`native` for a column (other dtypes as they are)."""
-    dtype = series.dtype
-    if isinstance(dtype, np.dtype) and not dtype.isnative:
-        return series.astype(dtype.newbyteorder("="))
-    return series
 
 
 def owner_code_dtype(workers: int):
@@ -75,7 +60,7 @@ def owner_codes(ids: pd.Series, boundaries, workers: int) -> np.ndarray:
     dtype = owner_code_dtype(workers)
     if boundaries is None or len(boundaries) == 0:
         return np.zeros(len(ids), dtype=dtype)
-    values = native(ids.to_numpy())
+    values = ids.to_numpy()
     bounds = np.asarray(boundaries)
     if values.dtype.kind in "iu" and bounds.dtype == values.dtype:
         # one pass writing the narrow codes: np.searchsorted's int64 positions
@@ -122,8 +107,8 @@ def route_partition(frame, source: str, destination: str, boundaries, workers: i
     """The owner of both ends of every row of an input partition (kept on the
     partition's worker until every owner has taken its rows)."""
     host = _host(frame[[source, destination]])
-    return (owner_codes(_cast(host[source], id_dtype), boundaries, workers),
-            owner_codes(_cast(host[destination], id_dtype), boundaries, workers))
+    return tuple(owner_codes(native_byte_order(_cast(host[column], id_dtype)), boundaries,
+                             workers) for column in (source, destination))
 
 
 def _lean(series) -> bool:
@@ -147,7 +132,7 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
             continue
         series = host[column]
         if name != "w":  # the weights keep their byte order: weight_values reads it
-            series = native_series(_cast(series, id_dtype))
+            series = native_byte_order(_cast(series, id_dtype))
         if _lean(series) and series.dtype.isnative and (name == "w" or series.dtype.kind in "iu"):
             # one pass over the route codes per column, writing the rows
             # straight into the piece: a boolean mask per end and an int64

@@ -26,6 +26,7 @@ from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
 from ..structure.checks import plain
+from ..structure.renumber import native_byte_order
 from ..structure.validation import edge_problems
 from . import build, build_gpu, kernels
 
@@ -62,7 +63,7 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     summary["bytes"] = int(frame[columns].memory_usage(index=False, deep=True).sum())
     # a non-native byte order read as the same dtype in native order (pandas
     # cannot take rows of it), as one machine's renumbering reads it
-    ids = [build.native_series(frame[source]), build.native_series(frame[destination])]
+    ids = [native_byte_order(frame[source]), native_byte_order(frame[destination])]
     if not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "iuf" for c in ids):
         # strings, categories, objects: their types are read on the host (plain
         # numbers are sampled where they lie: a cuDF partition stays on its GPU)

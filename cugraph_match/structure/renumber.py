@@ -102,6 +102,16 @@ def common_integer_ids(parts):
     return [p.astype(object) for p in parts]
 
 
+def native_byte_order(part):
+    """A numeric column in native byte order, the same dtype otherwise (a new
+    Series only when its order is not native): Numba reads no other, nor do
+    pandas' row takes.  Other columns as they are."""
+    dtype = part.dtype
+    if isinstance(dtype, np.dtype) and not dtype.isnative:
+        return part.astype(dtype.newbyteorder("="))
+    return part
+
+
 def native_ids(part, what: str):
     """A NumPy-backed id column the numba kernels can read, as a new Series
     (the caller's is never modified): float16 ids become float64 (exact);
@@ -120,9 +130,7 @@ def native_ids(part, what: str):
                             f"as float64; first is {values[at]!r}; give the ids an integer, "
                             f"float64 or string dtype")
         return part.astype(np.float64)
-    if not dtype.isnative:
-        return part.astype(dtype.newbyteorder("="))
-    return part
+    return native_byte_order(part)
 
 
 def _integer_dtype(part) -> np.dtype | None:
