@@ -646,14 +646,17 @@ def test_slot_starts_clip_capacities_to_degrees(data):
 
 
 @pytest.mark.parametrize("ids, weights", [(">i8", ">f8"), (">u4", ">f4"), (">i4", ">i8"),
-                                          ("<i8", ">f4"), (">i8", None)])
+                                          ("<i8", ">f4"), (">i8", None), ("<i8", "<f2"),
+                                          ("<i2", "<f2"), ("<u2", "<f16"), ("<i1", "<u1")])
 def test_non_native_byte_order_gives_the_single_machine_result(client, ids, weights):
     """Big-endian ids and weights (from a binary file read as such): one
     machine reads the ids in native order and the weights as its
     ``weight_values`` says (a non-native float as float64); the Dask path
     did not reach that far (pandas cannot take rows of a big-endian column,
     Numba cannot read one) and now equals it, frame and dtypes, for the
-    matching, the b-matching and modularity."""
+    matching, the b-matching and modularity.  The same for the widths
+    Numba has no type for or reads otherwise: float16 weights (the take
+    crashed on them), longdouble, and 1- and 2-byte ids and weights."""
     rng = np.random.default_rng(3)
     src = rng.integers(0, 40, 200)
     dst = rng.integers(0, 40, 200)

@@ -173,9 +173,10 @@ def test_owner_codes_equal_searchsorted(data):
 def test_a_take_is_the_rows_with_an_end_owned_by_the_worker(data):
     """``take_piece``'s one pass per column (every row written, the cursor
     moved past a taken one) equals the mask and gather it replaces, for
-    every route code width, integer id and numeric weight dtype, no rows,
-    no taken rows and every row taken; a column that is not plain numbers
-    (strings) goes through the positions, as before."""
+    every route code width, integer id and numeric weight dtype (float16,
+    which Numba cannot read, and longdouble, wider than its copy, included),
+    no rows, no taken rows and every row taken; a column that is not plain
+    numbers (strings) goes through the positions, as before."""
     workers = data.draw(st.sampled_from([2, 3, 300, 70_000]))
     code = build.owner_code_dtype(workers)
     rows = data.draw(st.integers(0, 50))
@@ -184,10 +185,11 @@ def test_a_take_is_the_rows_with_an_end_owned_by_the_worker(data):
     ov = np.array(data.draw(st.lists(st.integers(0, 2), min_size=rows, max_size=rows)),
                   dtype=code)
     k = data.draw(st.integers(0, 2))
-    id_dtype = np.dtype(data.draw(st.sampled_from(ID_DTYPES)))
+    id_dtype = np.dtype(data.draw(st.sampled_from(ID_DTYPES + [np.int16, np.uint16])))
     info = np.iinfo(id_dtype)
     ids = st.integers(int(info.min), int(info.max))
-    wdtype = np.dtype(data.draw(st.sampled_from(WEIGHT_DTYPES)))
+    wdtype = np.dtype(data.draw(st.sampled_from(
+        WEIGHT_DTYPES + [np.float16, np.longdouble, np.uint8, np.int16])))
     frame = pd.DataFrame({
         "s": np.array(data.draw(st.lists(ids, min_size=rows, max_size=rows)), dtype=id_dtype),
         "d": np.array(data.draw(st.lists(ids, min_size=rows, max_size=rows)), dtype=id_dtype),

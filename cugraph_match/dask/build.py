@@ -133,7 +133,8 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
         series = host[column]
         if name != "w":  # the weights keep their byte order: weight_values reads it
             series = native_byte_order(_cast(series, id_dtype))
-        if _lean(series) and series.dtype.isnative and (name == "w" or series.dtype.kind in "iu"):
+        if _lean(series) and series.dtype.isnative and series.dtype.itemsize in (1, 2, 4, 8) \
+                and (name == "w" or series.dtype.kind in "iu"):
             # one pass over the route codes per column, writing the rows
             # straight into the piece: a boolean mask per end and an int64
             # position per taken row cost more than the piece itself (fresh
@@ -142,9 +143,12 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
             if count is None:
                 count = _count_taken(ou, ov, code)
             values = series.to_numpy()
-            taken = np.empty(count + 1, dtype=values.dtype)  # + 1: see _take_rows
-            _take_rows(values, ou, ov, code, taken)
-            piece[name] = taken[:count]
+            # the rows are copied as bits: Numba has no float16, and one
+            # compiled take per width serves every dtype of that width
+            bits = values.view(np.dtype(f"u{values.dtype.itemsize}"))
+            taken = np.empty(count + 1, dtype=bits.dtype)  # + 1: see _take_rows
+            _take_rows(bits, ou, ov, code, taken)
+            piece[name] = taken[:count].view(values.dtype)
         else:
             if rows is None:
                 rows = np.flatnonzero((ou == k) | (ov == k))
