@@ -230,6 +230,43 @@ def test_bad_arguments_give_the_single_machine_error(client, kwargs, error):
         assert str(distributed_error.value) == str(single_error.value)
 
 
+@pytest.mark.parametrize("exponent", [1000, -1060])
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+def test_weights_at_the_ends_of_float64_give_the_unscaled_result(client, algorithm,
+                                                                 exponent,
+                                                                 every_level_distributed):
+    """Weights near 1e308 overflowed the degree sums (Q nan) and near 1e-308
+    underflowed their products (ZeroDivisionError); one machine rescales them
+    by a power of two (``sum_safe``).  The Dask path now does too, over the
+    whole graph: integer weights times 2**1000 or 2**-1060 (exact, subnormal
+    for the latter) give the same partition and Q, bit for bit, as the
+    weights themselves, every level run across the workers; and modularity
+    of a partition is the unscaled one."""
+    edges = cm.datasets.load("lesmis")
+    weights = np.random.default_rng(5).integers(1, 9, len(edges)).astype(np.float64)
+    edges = edges.assign(weight=weights)
+    scaled = edges.assign(weight=np.ldexp(weights, exponent))
+    run = getattr(cm, algorithm)
+    parts, q = run(dd.from_pandas(edges, npartitions=2), seed=1)
+    scaled_parts, scaled_q = run(dd.from_pandas(scaled, npartitions=2), seed=1)
+    pd.testing.assert_frame_equal(scaled_parts.compute(), parts.compute())
+    assert scaled_q == q
+    expected = cm.modularity(edges, parts.compute())
+    assert cm.modularity(dd.from_pandas(scaled, npartitions=3), parts.compute()) == \
+        pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_a_negative_seed_is_taken_modulo_2_64_as_on_one_machine(client,
+                                                                every_level_distributed):
+    """One machine takes seed -5 as 2**64 - 5; the Dask path crashed in
+    NumPy's SeedSequence on a worker."""
+    frame = dd.from_pandas(cm.datasets.load("karate"), npartitions=2)
+    parts, q = cm.louvain(frame, seed=-5)
+    again, q_again = cm.louvain(frame, seed=2**64 - 5)
+    pd.testing.assert_frame_equal(parts.compute(), again.compute())
+    assert q == q_again
+
+
 def test_bad_edges_give_the_single_machine_error(client):
     edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 0], "weight": [1.0, -2.0, 1.0]})
     with pytest.raises(ValueError) as single_error:

@@ -101,6 +101,29 @@ def test_gpu_passes_give_the_same_result_on_every_run(simulated_gpu_client,
     assert q == q_again
 
 
+@pytest.mark.parametrize("exponent", [1000, -1060])
+def test_gpu_passes_rescale_weights_at_the_ends_of_float64(simulated_gpu_client,
+                                                          every_level_distributed, exponent):
+    """Each worker's fixed-point scale came from its own total weight: inf
+    near 1e308 (no partition), and beyond ``math.ldexp``'s range near
+    1e-308.  The weights are now rescaled over the whole graph first (one
+    machine's ``sum_safe``), on the strict CuPy stand-in too, and give the
+    unscaled weights' partition and Q."""
+    edges = cm.datasets.load("karate")
+    weights = np.random.default_rng(2).integers(1, 9, len(edges)).astype(np.float64)
+    edges = edges.assign(weight=weights)
+    scaled = dd.from_pandas(edges.assign(weight=np.ldexp(weights, exponent)), npartitions=3)
+    parts, q = cm.louvain(dd.from_pandas(edges, npartitions=3), backend="gpu", seed=2)
+    got, got_q = cm.louvain(scaled, backend="gpu", seed=2)
+    pd.testing.assert_frame_equal(got.compute(), parts.compute())
+    assert got_q == q
+    graph = cm.dask.DistributedGraph(scaled, backend="cpu")
+    with installed():
+        standin, standin_q = cm.louvain(graph, backend="gpu", seed=2)
+    pd.testing.assert_frame_equal(standin.compute(), parts.compute())
+    assert standin_q == q
+
+
 def test_one_worker_is_the_single_gpu_louvain(every_level_distributed):
     """With one worker every vertex is owned and the pass is the single GPU's
     move step, bucket by bucket, so each level gives one machine's GPU

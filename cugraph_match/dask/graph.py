@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..structure.edges import sum_safe_exponent
 from ..structure.inputs import DEFAULT_WEIGHT, from_dataframe, frame_library
 from ..structure.validation import EMPTY_MESSAGE, problem_error
 from . import build as b
@@ -148,6 +149,10 @@ class DistributedGraph:
                              "dst": pd.Series([], dtype=np.int64),
                              "weight": pd.Series([], dtype=np.float64)})
         graph._start(meta, "src", "dst", "weight", client, summed=True)
+        # the weights are sums of a level already in the community sums' scale
+        # (its ``weight_exponent`` applied): rescaling them again would give
+        # this level another scale than the level-0 total every level uses
+        graph._weight_exponent = 0
         graph._built_or_freed(pieces, meta)
         return graph
 
@@ -165,6 +170,7 @@ class DistributedGraph:
         self.backend = backend
         self.on_gpu = False  # the parts built and kept on the workers' GPUs
         self._gpu_states: list | None = None
+        self._weight_exponent: int | None = None
         # client.nthreads() lists every worker (scheduler_info() may list a few)
         self.workers = sorted(self.client.nthreads())
         self.gid = f"cugraph-match-{uuid.uuid4().hex}"
@@ -388,6 +394,15 @@ class DistributedGraph:
         """``function(key, *args)`` on every worker; the results in worker order."""
         return self.client.gather([self.submit(k, function, *args)
                                    for k in range(len(self.workers))])
+
+    def weight_exponent(self) -> int:
+        """The power of two the community sums divide every weight by, so that
+        sums and products of degrees neither overflow nor underflow (weights
+        near 1e308 or 1e-308): ``structure.edges.sum_safe_exponent`` of the
+        largest weight over the workers, 0 inside the safe range."""
+        if self._weight_exponent is None:
+            self._weight_exponent = sum_safe_exponent(max(self.on_all(w.largest_weight)))
+        return self._weight_exponent
 
     def peak_memory(self, reset: bool = False) -> list[int]:
         """Each worker process's peak resident bytes (``reset`` starts a new peak)."""

@@ -102,6 +102,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from ..structure.checks import numpy_seed
 from ..structure.hashing import GOLDEN, mix64_host
 from ..structure.progress import Stopwatch, log_step
 from . import louvain_worker as lw
@@ -186,8 +187,13 @@ def passes_on_gpu(g: DistributedGraph, backend: str) -> bool:
 
 
 def _start(g: DistributedGraph, gpu: bool) -> list[dict]:
-    """Every worker's Louvain state for level g; their degree sums."""
-    return g.client.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu)
+    """Every worker's Louvain state for level g; their degree sums.  The
+    weights are rescaled by the graph's power of two when they lie near the
+    ends of float64 (Q and every move are unchanged by one factor; one
+    machine's ``sum_safe``); a coarse level's sums of rescaled weights stay
+    in range."""
+    exponent = g.weight_exponent()
+    return g.client.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu, exponent)
                             for k in range(len(g.workers))])
 
 
@@ -540,6 +546,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     workers (:func:`split_components`), so every community is connected, as
     Leiden's are on one machine."""
     connected = leiden
+    seed = numpy_seed(seed)  # as one machine: a negative seed modulo 2**64
     g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     client, p = g0.client, len(g0.workers)
     gpu = passes_on_gpu(g0, backend)

@@ -327,12 +327,14 @@ def _gpu(state) -> bool:
     return state is not None and "xp" in state
 
 
-def start(gid: str, first: int, gpu: bool = False) -> dict:
+def start(gid: str, first: int, gpu: bool = False, exponent: int = 0) -> dict:
     """Louvain state for this worker's part: every owned vertex alone in a
     community named by its level-wide id (``first`` is the id of the first
     owned vertex); returns the owned degrees' sum.  ``gpu``: the level's
     passes run on this worker's GPU (``louvain_worker_gpu``: a part built
-    there is read where it is, a host part copied there)."""
+    there is read where it is, a host part copied there).  ``exponent``:
+    every weight is divided by 2**exponent first (exact; the graph's
+    ``weight_exponent``, for weights near 1e308 or 1e-308)."""
     if gpu:
         part = PARTS[gid]
         if part.on_device:
@@ -341,7 +343,7 @@ def start(gid: str, first: int, gpu: bool = False) -> dict:
             from ..structure.backend import resolve_backend
 
             xp = resolve_backend("gpu").xp
-        part.run[STATE], report = device.start(part, first, xp)
+        part.run[STATE], report = device.start(part, first, xp, exponent)
         return report
     part = host_part(gid)
     n = part.labels.shape[0]
@@ -350,6 +352,8 @@ def start(gid: str, first: int, gpu: bool = False) -> dict:
     table = pref.weight_of_key.astype(np.float64, copy=False) \
         if pref.weight_of_key is not None else np.ones(part.keys, dtype=np.float64)
     loop = part.loop.astype(np.float64) if part.loop is not None else np.zeros(n, np.float64)
+    if exponent:
+        table, loop = np.ldexp(table, -exponent), np.ldexp(loop, -exponent)
     degree = owned_degrees(pref.offsets, pref.keys, table, loop, part.own_lo, part.own_hi)
     community = np.full(n, -1, dtype=np.int64)
     n_own = part.own_hi - part.own_lo

@@ -58,9 +58,10 @@ def _on_device(part, xp, array, dtype=None):
     return a if dtype is None else a.astype(dtype, copy=False)
 
 
-def start(part, first: int, xp) -> tuple[dict, dict]:
+def start(part, first: int, xp, exponent: int = 0) -> tuple[dict, dict]:
     """The device state of a level (every owned vertex alone, named by its
-    level-wide id from ``first``) and the owned degrees' sum."""
+    level-wide id from ``first``) and the owned degrees' sum; every weight
+    divided by 2**exponent first (``louvain_worker.start``)."""
     pref = part.pref
     offsets = _on_device(part, xp, pref.offsets, np.int64)
     indices = _on_device(part, xp, pref.indices, np.int64)
@@ -73,6 +74,8 @@ def start(part, first: int, xp) -> tuple[dict, dict]:
         weight = xp.ones(int(indices.shape[0]), dtype=np.float64)
     loop = _on_device(part, xp, part.loop, np.float64) if part.loop is not None else \
         xp.zeros(n, dtype=np.float64)
+    if exponent:
+        weight, loop = xp.ldexp(weight, -exponent), xp.ldexp(loop, -exponent)
     whole = float(weight.sum()) + 2.0 * float(loop.sum())
     scale = math.ldexp(1.0, SCALE_BITS - math.frexp(whole)[1]) if whole > 0 else 1.0
     fixed = xp.rint(weight * scale).astype(np.int64)

@@ -291,6 +291,22 @@ def _phase(name: str) -> tuple:
     return (name, _status_bytes("VmHWM"), _status_bytes("VmRSS"), time.thread_time())
 
 
+def largest_weight(gid: str) -> float:
+    """The part's largest edge or self-loop weight (1.0 unweighted, 0.0
+    without edges), read where the part lives: the scale the community
+    sums take (``structure.edges.sum_safe_exponent``) is the whole graph's."""
+    part = PARTS[gid]
+    table = part.pref.weight_of_key
+    largest = 0.0
+    if table is None:
+        largest = 1.0 if part.pref.indices.shape[0] else 0.0
+    elif table.shape[0] > 1:  # entry 0 is no edge's
+        largest = float(table[1:].max())
+    if part.loop is not None and part.loop.shape[0]:
+        largest = max(largest, float(part.loop.max()))
+    return largest
+
+
 def drop_part(gid: str) -> bool:
     return PARTS.pop(gid, None) is not None
 
@@ -630,10 +646,11 @@ def cut_codes(gid: str, k: int):
     return part.results["community"][part.cut_own[block_]]
 
 
-def modularity_sums(gid: str, *incoming) -> dict:
+def modularity_sums(gid: str, exponent: int, *incoming) -> dict:
     """This worker's share of the modularity sums: edges counted at the owner
     of their smaller end, self-loops at their vertex, degrees of owned
-    vertices summed per community."""
+    vertices summed per community; every weight divided by 2**exponent
+    first (the graph's ``weight_exponent``: Q does not change)."""
     part = host_part(gid)
     code = part.results.pop("community")
     for k, codes in enumerate(incoming):
@@ -647,6 +664,8 @@ def modularity_sums(gid: str, *incoming) -> dict:
         else np.ones(part.keys, dtype=np.float64)
     loop = part.loop.astype(np.float64) if part.loop is not None \
         else np.zeros(part.labels.shape[0], dtype=np.float64)
+    if exponent:
+        table, loop = np.ldexp(table, -exponent), np.ldexp(loop, -exponent)
     total, inside, degree = kernels.modularity_sums(pref.offsets, pref.indices, pref.keys,
                                                     table, loop, code, part.own_lo,
                                                     part.own_hi)

@@ -200,6 +200,18 @@ def weighted_graph(edges: UndirectedEdges, xp) -> WeightedGraph:
 SUM_SAFE_EXPONENT = 256
 
 
+def sum_safe_exponent(largest: float) -> int:
+    """The power of two to divide weights whose largest is ``largest`` by
+    (see above): 0 inside the safe range, for no weight, or a largest that
+    is not finite; else the one bringing the largest into [0.5, 1).  The
+    scale goes to ``ldexp(weights, -exponent)``, which never forms
+    2**-exponent (it overflows below 2**-1024)."""
+    if largest == 0.0 or not math.isfinite(largest):
+        return 0
+    exponent = math.frexp(largest)[1]
+    return 0 if -SUM_SAFE_EXPONENT <= exponent <= SUM_SAFE_EXPONENT else exponent
+
+
 def sum_safe(graph: WeightedGraph, xp) -> WeightedGraph:
     """``graph`` itself, or its weights rescaled by a power of two so that sums
     and products of degrees neither overflow nor underflow (see above)."""
@@ -208,12 +220,9 @@ def sum_safe(graph: WeightedGraph, xp) -> WeightedGraph:
         largest = float(graph.w.max())
     if graph.loop.shape[0]:
         largest = max(largest, float(graph.loop.max()))
-    if largest == 0.0 or not math.isfinite(largest):
+    exponent = sum_safe_exponent(largest)
+    if exponent == 0:
         return graph
-    exponent = math.frexp(largest)[1]
-    if -SUM_SAFE_EXPONENT <= exponent <= SUM_SAFE_EXPONENT:
-        return graph
-    # ldexp scales without forming 2**-exponent, which overflows below 2**-1024
     return WeightedGraph(graph.n, graph.lo, graph.hi, xp.ldexp(graph.w, -exponent),
                          xp.ldexp(graph.loop, -exponent))
 
