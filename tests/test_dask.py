@@ -645,6 +645,23 @@ def test_slot_starts_clip_capacities_to_degrees(data):
     np.testing.assert_array_equal(closing, own[(cap[own] == 0) & (degree[own] > 0)])
 
 
+@pytest.mark.parametrize("dtype, base", [(np.uint64, 2**63), (np.uint64, 2**62),
+                                         (np.int64, 2**62)])
+def test_integer_weights_beyond_float64_keep_their_order(client, dtype, base):
+    """Integer weights one to four apart above 2**53 are ranked exactly on
+    one machine; a bucket's sort in the Dask build read uint64 weights as
+    float64 (rounded to ties) and matched by id order instead."""
+    rng = np.random.default_rng(4)
+    src = rng.integers(0, 30, 120)
+    dst = rng.integers(0, 30, 120)
+    weights = (np.array([base], dtype=object) + rng.integers(1, 5, 120).astype(object))
+    edges = pd.DataFrame({"src": np.r_[src, 8, 8], "dst": np.r_[dst, 7, 6],
+                          "weight": np.r_[weights, base + 1, base + 5].astype(dtype)})
+    frame = dd.from_pandas(edges, npartitions=2, sort=False)
+    same(cm.suitor_matching(frame), cm.suitor_matching(edges, backend="cpu"))
+    same(cm.b_suitor_matching(frame, 2), cm.b_suitor_matching(edges, 2, backend="cpu"))
+
+
 @pytest.mark.parametrize("ids, weights", [(">i8", ">f8"), (">u4", ">f4"), (">i4", ">i8"),
                                           ("<i8", ">f4"), (">i8", None), ("<i8", "<f2"),
                                           ("<i2", "<f2"), ("<u2", "<f16"), ("<i1", "<u1")])

@@ -37,9 +37,12 @@ def piece_sets(draw):
     rows = [min(low + spread * o, int(info.max)) for o in offsets[:2 * m]]
     values = np.array(rows, dtype=object).astype(dtype)
     u, v = values[:m], values[m:2 * m]
-    wdtype = np.dtype(draw(st.sampled_from(WEIGHT_DTYPES)))
-    w = np.array(draw(st.lists(st.sampled_from([1, 2, 3]), min_size=m, max_size=m)),
-                 dtype=wdtype)
+    wdtype = np.dtype(draw(st.sampled_from(WEIGHT_DTYPES + [np.uint64])))
+    # uint64 weights above 2**63, one apart: float64 cannot tell them apart
+    # (a bucket's sort read them as float64 and wrote them back rounded)
+    base = 2**63 if wdtype == np.uint64 else 0
+    w = np.array([base + x for x in draw(st.lists(st.sampled_from([1, 2, 3]), min_size=m,
+                                                  max_size=m))], dtype=object).astype(wdtype)
     cuts = sorted(draw(st.lists(st.integers(0, m), max_size=3)))
     bounds = [0] + cuts + [m]
     weighted = draw(st.booleans())

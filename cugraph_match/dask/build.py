@@ -379,19 +379,29 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
         e = starts[h + 1]
         size = e - s
         if size > 1:
-            if size <= 16:  # insertion sort
+            if size <= 16 and weighted:  # insertion sort
                 for i in range(s + 1, e):
                     x = lo[i]
-                    y = w[i] if weighted else 0
+                    # the weight read on its own: ``w[i] if weighted else 0``
+                    # unifies uint64 with an int as float64, and a weight
+                    # above 2**53 came back rounded (ties where one machine
+                    # ranks two weights apart)
+                    y = w[i]
                     j = i - 1
                     while j >= s and lo[j] > x:
                         lo[j + 1] = lo[j]
-                        if weighted:
-                            w[j + 1] = w[j]
+                        w[j + 1] = w[j]
                         j -= 1
                     lo[j + 1] = x
-                    if weighted:
-                        w[j + 1] = y
+                    w[j + 1] = y
+            elif size <= 16:
+                for i in range(s + 1, e):
+                    x = lo[i]
+                    j = i - 1
+                    while j >= s and lo[j] > x:
+                        lo[j + 1] = lo[j]
+                        j -= 1
+                    lo[j + 1] = x
             else:
                 for i in range(size):
                     words[i] = (np.uint64(lo[s + i]) << np.uint64(32)) | np.uint64(i)
