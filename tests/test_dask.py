@@ -283,6 +283,11 @@ BAD_CAPACITIES = {
     "negative_value": pd.Series({0: 1, 1: -1, 2: 1, 3: 1, 4: -2}),
     "null_value": pd.Series({0: 1, 1: None, 2: 1, 3: 1, 4: 1}),
     "frame_without_b": pd.DataFrame({"vertex": [0, 1, 2, 3, 4]}),
+    # ids that cannot be compared with the graph's: the split by owner
+    # raised NumPy's "'<' not supported between 'int' and 'str'"
+    "string_ids": pd.Series([1] * 5, index=["0", "1", "2", "3", "4"]),
+    "string_id_frame": pd.DataFrame({"vertex": ["0", "1", "2", "3", "4"], "b": [1] * 5}),
+    "categorical_string_ids": pd.Series([1] * 5, index=pd.CategoricalIndex(list("01234"))),
 }
 
 
@@ -302,6 +307,7 @@ BAD_PARTITIONS = {
     "null_community": pd.DataFrame({"vertex": [0, 1, 2, 3, 4],
                                     "community": [0, None, 1, 1, 1]}),
     "no_community_column": pd.DataFrame({"vertex": [0, 1, 2, 3, 4]}),
+    "string_ids": pd.DataFrame({"vertex": ["0", "1", "2", "3", "4"], "community": [0] * 5}),
 }
 
 
@@ -643,6 +649,51 @@ def test_slot_starts_clip_capacities_to_degrees(data):
     np.testing.assert_array_equal(slot_start, np.concatenate([[0], np.cumsum(cap)]))
     own = np.arange(own_lo, own_hi)
     np.testing.assert_array_equal(closing, own[(cap[own] == 0) & (degree[own] > 0)])
+
+
+def test_one_column_as_source_and_destination_gives_the_single_machine_result(client):
+    """``destination`` naming the source column (every row a self-loop): one
+    machine answers, the Dask path crashed (a frame holding the column twice
+    gives a frame for its name, not a Series)."""
+    edges = pd.DataFrame({"src": [0, 1, 2, 3, 3], "dst": [1, 2, 3, 0, 1],
+                          "weight": [1.0, 2.0, 1.0, 2.0, 4.0]})
+    frame = dd.from_pandas(edges, npartitions=2)
+    same(cm.suitor_matching(frame, destination="src"),
+         cm.suitor_matching(edges, destination="src", backend="cpu"))
+    same(cm.b_suitor_matching(frame, 2, destination="src"),
+         cm.b_suitor_matching(edges, 2, destination="src", backend="cpu"))
+    parts, q = cm.louvain(frame, destination="src")
+    single_parts, single_q = cm.louvain(edges, destination="src", backend="cpu")
+    same(parts, single_parts)
+    assert q == pytest.approx(single_q)
+    assert cm.modularity(frame, single_parts, destination="src") == \
+        pytest.approx(cm.modularity(edges, single_parts, destination="src"))
+
+
+def test_ids_one_machine_keeps_as_python_ints_stay_ints(client):
+    """uint64 ids above 2**63 beside negative int64 ids have no common NumPy
+    type: one machine gives object columns of Python ints.  The Dask frames
+    turned them into strings (Dask's ``dataframe.convert-string`` on the
+    result's object columns), so the partition could not even be read back by
+    ``modularity``; they are ints again, for the matchings, Louvain and two
+    tables linked (``bipartite=True``)."""
+    edges = pd.DataFrame({"src": np.array([2**63 + 1, 2**63 + 2, 2**63 + 2, 5], dtype=np.uint64),
+                          "dst": np.array([-1, 3, -1, 3], dtype=np.int64),
+                          "weight": [1.0, 2.0, 3.0, 1.5]})
+    frame = dd.from_pandas(edges, npartitions=2, sort=False)
+    for got, want in ((cm.suitor_matching(frame), cm.suitor_matching(edges, backend="cpu")),
+                      (cm.b_suitor_matching(frame, 2),
+                       cm.b_suitor_matching(edges, 2, backend="cpu")),
+                      (cm.suitor_matching(frame, bipartite=True),
+                       cm.suitor_matching(edges, backend="cpu", bipartite=True))):
+        got = got.compute()
+        pd.testing.assert_frame_equal(got, want)
+        assert {type(x) for x in got.iloc[:, 0] if x is not pd.NA} == {int}
+    parts, q = cm.louvain(frame)
+    parts = parts.compute()
+    assert parts["vertex"].tolist() == cm.louvain(edges, backend="cpu")[0]["vertex"].tolist()
+    assert parts["vertex"].dtype == object
+    assert cm.modularity(edges, parts) == pytest.approx(q)
 
 
 @pytest.mark.parametrize("dtype, base", [(np.uint64, 2**63), (np.uint64, 2**62),

@@ -37,7 +37,8 @@ from ..structure.checks import (capacity_scalar, capacity_series, first_true, pl
                                 require_unique_ids, require_vertex_frame)
 from ..structure.validation import EMPTY_MESSAGE, edge_problems, problem_error
 from . import worker as w
-from .graph import DistributedGraph, _client, partition_futures
+from .build import id_columns
+from .graph import DistributedGraph, _client, numeric_ids, partition_futures
 from .matching import (_distribute, _stats, as_distributed_graph, check_dask_backend,
                        run_b_suitor)
 
@@ -142,7 +143,7 @@ def summarize_sides(frame, source: str, destination: str, weight: str | None) ->
     summary: dict[str, Any] = {"rows": len(frame), "problems": problems, "sides": []}
     if problems or not len(frame):
         return summary
-    host = _host(frame[[source, destination]])
+    host = _host(id_columns(frame, source, destination))
     for column in (source, destination):
         ids = category_values(host[column])
         dtype = getattr(ids.dtype, "numpy_dtype", ids.dtype)
@@ -310,7 +311,7 @@ def two_sided_dask(graph: Any, source: str, destination: str, weight, backend: s
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(int)
     futures = [client.submit(_reindexed, f, int(starts[k]), pure=False)
                for k, f in enumerate(linked)]
-    result = g.frame(futures, counts)
+    result = g.frame(futures, counts, numeric_ids(meta, source, destination))
     return (result, _stats(g, run)) if return_stats else result
 
 

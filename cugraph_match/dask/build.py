@@ -102,11 +102,17 @@ def _cast(series: pd.Series, id_dtype) -> pd.Series:
     return series.astype(id_dtype) if id_dtype is not None else series
 
 
+def id_columns(frame, source: str, destination: str):
+    """The frame's two id columns (once when both name one column: a frame
+    holding a column twice gives a frame, not a Series, for its name)."""
+    return frame[[source] if source == destination else [source, destination]]
+
+
 def route_partition(frame, source: str, destination: str, boundaries, workers: int,
                     id_dtype) -> tuple:
     """The owner of both ends of every row of an input partition (kept on the
     partition's worker until every owner has taken its rows)."""
-    host = _host(frame[[source, destination]])
+    host = _host(id_columns(frame, source, destination))
     return tuple(owner_codes(native_byte_order(_cast(host[column], id_dtype)), boundaries,
                              workers) for column in (source, destination))
 

@@ -171,6 +171,11 @@ class DistributedGraph:
         self.on_gpu = False  # the parts built and kept on the workers' GPUs
         self._gpu_states: list | None = None
         self._weight_exponent: int | None = None
+        self.id_example: pd.Series | None = None  # one label, the graph's id type
+        # numeric ids whose labels end up as Python ints (int64 beside uint64
+        # above 2**63, as one machine makes them): the result's object
+        # columns hold those ints, which Dask must not turn into strings
+        self._numeric_ids = numeric_ids(meta, source, destination)
         # client.nthreads() lists every worker (scheduler_info() may list a few)
         self.workers = sorted(self.client.nthreads())
         self.gid = f"cugraph-match-{uuid.uuid4().hex}"
@@ -260,6 +265,8 @@ class DistributedGraph:
                     zip(sizes[k], taken_from[k]) if source != self.workers[k])
         del builds, absorbs
         self.parts = infos
+        examples = [i["example"] for i in infos if len(i["example"])]
+        self.id_example = examples[0] if examples else None
         self.offsets = np.concatenate([[0], np.cumsum([i["owned"] for i in infos])])
         cut_edges = sum(sum(i["cut"]) for i in infos) // 2
         rows = sum(s["rows"] for s in summaries)
@@ -409,9 +416,12 @@ class DistributedGraph:
         return [self.client.submit(w.peak_rss_bytes, reset, workers=[a], pure=False).result()
                 for a in self.workers]
 
-    def frame(self, futures: list, counts: list[int]):
+    def frame(self, futures: list, counts: list[int], numeric: bool | None = None):
         """A Dask DataFrame over per-worker result futures holding ``counts`` rows,
-        indexed 0..total-1 in worker order (so divisions are known)."""
+        indexed 0..total-1 in worker order (so divisions are known).
+        ``numeric``: whether the caller's ids were numbers (default: this
+        graph's; a caller whose frames hold other ids than the graph's says)."""
+        import dask
         import dask.dataframe as dd
 
         client = self.client
@@ -420,8 +430,19 @@ class DistributedGraph:
         starts = np.concatenate([[0], np.cumsum(counts)])
         total = int(starts[-1])
         divisions = [int(starts[i]) for i in keep] + [max(total - 1, 0)] if total else None
-        return dd.from_delayed([futures[i] for i in keep], meta=meta, divisions=divisions,
-                               verify_meta=False)
+        # Dask's ``dataframe.convert-string`` makes object columns strings:
+        # right for string ids, wrong for the Python ints of numeric ones
+        numeric = self._numeric_ids if numeric is None else numeric
+        strings = {"dataframe.convert-string": False} if numeric else {}
+        with dask.config.set(strings):
+            return dd.from_delayed([futures[i] for i in keep], meta=meta,
+                                   divisions=divisions, verify_meta=False)
+
+
+def numeric_ids(meta, source: str, destination: str) -> bool:
+    """Whether both id columns of a frame's ``meta`` hold numbers (not bools)."""
+    return all(pd.api.types.is_numeric_dtype(meta[c].dtype) and
+               not pd.api.types.is_bool_dtype(meta[c].dtype) for c in (source, destination))
 
 
 def _empty_like(frame):

@@ -20,7 +20,8 @@ import pandas as pd
 
 from ..structure.checks import (capacity_scalar, capacity_values, node_attribute_values,
                                 require_vertex_frame)
-from ..structure.graph import lacking_ids_error, unknown_ids_error
+from ..structure.graph import lacking_ids_error, search_labels, unknown_ids_error
+from ..structure.renumber import category_values
 from ..structure.inputs import DEFAULT_WEIGHT
 from ..structure.progress import log_step
 from . import worker as w
@@ -85,9 +86,15 @@ def supersteps_on_gpu(graph: DistributedGraph, backend: str) -> bool:
     return True
 
 
-def _distribute(graph: DistributedGraph, ids: pd.Series, columns: dict) -> list:
+def _distribute(graph: DistributedGraph, ids: pd.Series, columns: dict,
+                what: str | None = None) -> list:
     """Split per-vertex rows (ids plus ``columns``) by owner; each share carries
-    the rows' positions in the caller's frame (to name the first bad one)."""
+    the rows' positions in the caller's frame (to name the first bad one).
+    ``what`` names the ids in one machine's error for ids that cannot be
+    compared with the graph's (strings against ints): the split compares
+    them with the owners' ranges first."""
+    if what is not None and len(ids) and graph.id_example is not None:
+        search_labels(graph.id_example, category_values(ids), what)
     ids = ids.reset_index(drop=True)
     frame = pd.DataFrame({"vertex": ids, **{k: pd.Series(v).reset_index(drop=True)
                                            for k, v in columns.items()},
@@ -135,7 +142,7 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {type(b).__name__}")
     values = capacity_values(vertices, values, what)
-    shares = _distribute(graph, vertices, {"b": values})
+    shares = _distribute(graph, vertices, {"b": values}, what)
     reports = graph.client.gather([graph.submit(k, w.assign_capacities, share)
                                    for k, share in enumerate(shares)])
     _raise_lookup_errors(reports, vertices.reset_index(drop=True), what, "capacity")

@@ -36,7 +36,7 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
     column = check_partition_values(partition)
     codes, _ = pd.factorize(partition[column])
     vertices = partition["vertex"].reset_index(drop=True)
-    shares = _distribute(g, vertices, {"code": codes})
+    shares = _distribute(g, vertices, {"code": codes}, "partition column 'vertex'")
     client, p = g.client, len(g.workers)
     reports = client.gather([g.submit(k, w.assign_communities, share)
                              for k, share in enumerate(shares)])

@@ -67,7 +67,7 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     if not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "iuf" for c in ids):
         # strings, categories, objects: their types are read on the host (plain
         # numbers are sampled where they lie: a cuDF partition stays on its GPU)
-        host = _host(frame[[source, destination]])
+        host = _host(build.id_columns(frame, source, destination))
         ids = [host[source], host[destination]]
     summary["types"] = _id_types(ids)  # the client refuses unorderable ids before sorting
     rng = np.random.default_rng(seed)
@@ -214,7 +214,12 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
     PARTS[gid] = part
     phases.append(_phase("part"))
     pref = part.pref
+    # one label in the graph's id type, for the client's check of the ids
+    # a caller gives per vertex (``structure.graph.search_labels``)
+    example = pd.Series(to_host(part.labels[:1])) if part.on_device else \
+        part.labels.iloc[:1].reset_index(drop=True)
     return {"owned": part.own_hi - part.own_lo, "local": int(part.labels.shape[0]),
+            "example": example,
             "entries": int(pref.indices.shape[0]),
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(part.cut_start).tolist(), "nbytes": part.nbytes(),
