@@ -571,6 +571,75 @@ def test_the_worker_of_a_cut_edge_is_read_from_the_cut_list_starts():
         assert got == expected.tolist()
 
 
+def _parts_in_process(edges, workers: int, tag: str, run_id: str) -> list:
+    """Every worker's part of ``edges`` (ids 0..n-1 split evenly) built in this
+    process, capacities 1, run ``run_id`` started; their part keys."""
+    from cugraph_match.dask import build, worker
+
+    n = int(max(edges["src"].max(), edges["dst"].max())) + 1
+    boundaries = np.array([n * k // workers for k in range(1, workers)], dtype=np.int64)
+    route = build.route_partition(edges, "src", "dst", boundaries, workers, None)
+    gids = []
+    for k in range(workers):
+        gid = worker.part_key(tag, k)
+        build.absorb_piece(gid, build.take_piece(edges, route, k, "src", "dst", "weight", None))
+        worker.build_part(gid, k, workers, boundaries, True, False, "ids", False, False)
+        worker.assign_capacities(gid, 1)
+        worker.start_run(gid, False, run_id)
+        gids.append(gid)
+    return gids
+
+
+def _supersteps_in_process(gids: list, run_id: str) -> list:
+    """Run ``run_id``'s supersteps on the parts to the first without messages;
+    the words sent in each."""
+    from cugraph_match.dask import worker
+
+    workers = len(gids)
+    inbox = [[None] * workers for _ in range(workers)]
+    sent = []
+    while not sent or sent[-1]:
+        steps = [worker.superstep(gid, run_id, None, *inbox[k]) for k, gid in enumerate(gids)]
+        sent.append(sum(s["sent"] for s in steps))
+        inbox = [[steps[i]["blocks"][k] if i != k else None for i in range(workers)]
+                 for k in range(workers)]
+    return sent
+
+
+def test_a_superstep_of_another_run_is_idle():
+    """The client releases the rounds queued after the last with messages,
+    but a released superstep whose inputs were on their way may still start:
+    after ``finish_run`` it raised KeyError('slot_start') in the worker's
+    log, and after the next run's ``start_run`` on a reused graph it would
+    have taken that run's first superstep and dropped its messages.  Now a
+    superstep of another run sends nothing and changes nothing, and the run
+    it lands in still equals one machine's matching."""
+    from cugraph_match.dask import worker
+
+    rng = np.random.default_rng(9)
+    src, dst = np.triu_indices(30, 1)
+    edges = pd.DataFrame({"src": src, "dst": dst,
+                          "weight": rng.integers(1, 20, src.shape[0]).astype(np.float64)})
+    gids = _parts_in_process(edges, 3, "stale", "new")
+    try:
+        for gid in gids:  # the last run's stale round, before this run's first
+            stale = worker.superstep(gid, "old", None)
+            assert stale["sent"] == 0 and stale["blocks"] == [None] * 3
+        assert _supersteps_in_process(gids, "new")[0] > 0
+        frames = []
+        for gid in gids:
+            worker.finish_run(gid, True)
+            frames.append(worker.mates_partition(gid, 0))
+            assert worker.superstep(gid, "new", None)["sent"] == 0  # after the finish
+        got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
+        expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex",
+                                                                        ignore_index=True)
+        assert got["mate"].tolist() == expected["mate"].tolist()
+    finally:
+        for gid in gids:
+            worker.drop_part(gid)
+
+
 @pytest.mark.parametrize("mates", [False, True])
 @pytest.mark.parametrize("workers", [3, 4])
 def test_closed_notices_name_each_other_worker_once_in_process(workers, mates):
@@ -586,31 +655,16 @@ def test_closed_notices_name_each_other_worker_once_in_process(workers, mates):
     an edge it may still win; checked by moving its bound two places up).
     The mates are read both ways: from the matched pairs (b-matching's
     finish) and straight from the slots (``mates=True``, a matching's)."""
-    from cugraph_match.dask import build, worker
+    from cugraph_match.dask import worker
 
     n = 60
     rng = np.random.default_rng(7)
     src, dst = np.triu_indices(n, 1)
     edges = pd.DataFrame({"src": src, "dst": dst,
                           "weight": rng.integers(1, 40, src.shape[0]).astype(np.float64)})
-    boundaries = np.array([n * k // workers for k in range(1, workers)], dtype=np.int64)
-    route = build.route_partition(edges, "src", "dst", boundaries, workers, None)
-    gids = []
-    for k in range(workers):
-        gid = worker.part_key(f"notices-{workers}", k)
-        build.absorb_piece(gid, build.take_piece(edges, route, k, "src", "dst", "weight", None))
-        worker.build_part(gid, k, workers, boundaries, True, False, "ids", False, False)
-        worker.assign_capacities(gid, 1)
-        worker.start_run(gid)
-        gids.append(gid)
+    gids = _parts_in_process(edges, workers, f"notices-{workers}", "run")
     try:
-        inbox = [[None] * workers for _ in range(workers)]
-        sent = []
-        while not sent or sent[-1]:
-            steps = [worker.superstep(gid, None, *inbox[k]) for k, gid in enumerate(gids)]
-            sent.append(sum(s["sent"] for s in steps))
-            inbox = [[steps[i]["blocks"][k] if i != k else None for i in range(workers)]
-                     for k in range(workers)]
+        sent = _supersteps_in_process(gids, "run")
         assert sent[0] <= workers * n
         frames = []
         for gid in gids:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import numbers
 import time
+import uuid
 from typing import Any
 
 import numpy as np
@@ -168,7 +169,8 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     """
     client, p = graph.client, len(graph.workers)
     started = time.perf_counter()
-    graph.on_all(w.start_run, device)
+    run_id = uuid.uuid4().hex  # a superstep of another run on this graph is idle
+    graph.on_all(w.start_run, device, run_id)
     inbox: list[list] = [[None] * p for _ in range(p)]  # inbox[k][i]: block i -> k
     # each worker's superstep t + 1 takes its superstep t as an (ignored)
     # argument, so that a worker's supersteps form one chain: they share its
@@ -180,7 +182,8 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     while not finished:
         counted = []
         for _ in range(batch):
-            steps = [graph.submit(k, w.superstep, previous[k], *inbox[k]) for k in range(p)]
+            steps = [graph.submit(k, w.superstep, run_id, previous[k], *inbox[k])
+                     for k in range(p)]
             previous = steps
             counted.append([client.submit(w.step_counts, step, workers=[graph.workers[k]],
                                           pure=False) for k, step in enumerate(steps)])

@@ -390,12 +390,14 @@ def gpu_state() -> dict:
     return {"real": real, "kernels": real or cuda_simulator_enabled(), "reason": reason}
 
 
-def start_run(gid: str, device: bool = False) -> int:
+def start_run(gid: str, device: bool = False, run_id: str | None = None) -> int:
     """Fresh b-Suitor state from the kept capacities; returns proposals owed.
     ``device``: the supersteps run on this worker's GPU
     (:mod:`cugraph_match.dask.kernels_gpu`; a host part's arrays are copied
-    there once per run, a part built there is used as it is)."""
+    there once per run, a part built there is used as it is).  ``run_id``
+    names the run: a superstep of another run is idle (:func:`superstep`)."""
     part = PARTS[gid]
+    part.run["id"] = run_id
     if part.on_device:
         if not device:  # the client refuses this first (matching.supersteps_on_gpu)
             raise ValueError("this part lives on the worker's GPU: its supersteps run there")
@@ -444,14 +446,24 @@ def start_run(gid: str, device: bool = False) -> int:
     return owed
 
 
-def superstep(gid: str, previous, *incoming) -> dict:
-    """One superstep on this worker; ``previous`` is this worker's previous
-    superstep (unused: passed so that the worker's supersteps run one after
-    another), ``incoming[k]`` the message array sent by worker k last
-    superstep (None when none).  Returns the outgoing message arrays by
-    destination and counts."""
+def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
+    """One superstep of run ``run_id`` on this worker; ``previous`` is this
+    worker's previous superstep (unused: passed so that the worker's
+    supersteps run one after another), ``incoming[k]`` the message array
+    sent by worker k last superstep (None when none).  Returns the outgoing
+    message arrays by destination and counts.
+
+    A superstep of a run that is over sends nothing and changes nothing: the
+    client releases the rounds queued after the last with messages, but one
+    whose inputs were still on their way may start after ``finish_run`` (it
+    found no run state) or after the next run's ``start_run`` on a reused
+    graph, where it would have taken that run's first superstep and dropped
+    its messages."""
     part = PARTS[gid]
     run = part.run
+    if run.get("id", False) != run_id:
+        return _sent(part, np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint32),
+                     np.zeros(0, dtype=np.uint32), 0, time.perf_counter())
     # the incoming words in one array and their senders in another of the
     # outgoing senders' width (1 byte up to 256 workers): the first
     # supersteps receive about a word per cut edge, and a sender array of
