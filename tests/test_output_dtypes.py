@@ -47,6 +47,21 @@ def test_matching_weight_dtype(name, weight_dtype, expected):
 
 
 @pytest.mark.parametrize("name", MATCHINGS)
+@pytest.mark.parametrize("weight_dtype,expected", [
+    (None, np.float32), (np.float32, np.float32), (np.float64, np.float64),
+    (np.int64, np.float64)])
+def test_a_graph_of_self_loops_only_keeps_the_weight_dtype(name, weight_dtype, expected):
+    """No edge to match: every vertex unmatched, the weight column still of
+    the input's dtype (the locally-dominant matching reported float32 for
+    float64 weights)."""
+    loops = pd.DataFrame({"src": [0, 1, 2], "dst": [0, 1, 2]})
+    edges = loops if weight_dtype is None else \
+        loops.assign(weight=np.array([1, 3, 1]).astype(weight_dtype))
+    frame = MATCHINGS[name](edges)
+    assert numpy_kind(frame["weight"].dtype) == expected
+
+
+@pytest.mark.parametrize("name", MATCHINGS)
 def test_networkx_without_weights_is_float64(name):
     # NetworkX's own rule: a missing weight attribute is weight 1, a Python int
     frame = MATCHINGS[name](nx.path_graph(4))

@@ -78,8 +78,10 @@ def mate_weights(graph: Graph, mate):
     from whichever rows the graph has built already (preference rows and
     their keys, or neighbour rows and their weights)."""
     xp = graph.backend.xp
-    if not graph.weighted or graph.num_edges == 0:
+    if not graph.weighted:
         return xp.ones(mate.shape[0], dtype=np.float32)
+    if graph.num_edges == 0:  # nobody matched: only the weights' dtype is read
+        return xp.zeros(mate.shape[0], dtype=graph.preference_csr().weight_of_key.dtype)
     if "preference" in graph._cache or "neighbour" not in graph._cache:
         pref = graph.preference_csr()
         entry = mate_entries(pref.offsets, pref.indices, mate, xp)
