@@ -724,6 +724,30 @@ def test_one_column_as_source_and_destination_gives_the_single_machine_result(cl
         pytest.approx(cm.modularity(edges, single_parts, destination="src"))
 
 
+def test_a_pandas_graph_takes_per_vertex_values_from_dask(client):
+    """b (a Series, a vertex|b frame, one side's of two tables) or a
+    partition made in a Dask pipeline, given with a pandas edge list: the
+    Dask path computed them, one machine failed ("the b frame lacks
+    column(s) ... it has [None]", "int() argument must be ... not 'Scalar'");
+    now both read them alike."""
+    edges = pd.DataFrame({"src": [0, 1, 2, 3, 0], "dst": [1, 2, 3, 0, 2],
+                          "weight": [1.0, 2.0, 1.0, 2.0, 3.0]})
+    b = pd.Series([1, 2, 1, 2], index=[0, 1, 2, 3])
+    b_frame = pd.DataFrame({"vertex": [0, 1, 2, 3], "b": [2, 1, 1, 2]})
+    for given in (b, b_frame):
+        pd.testing.assert_frame_equal(
+            cm.b_suitor_matching(edges, dd.from_pandas(given, npartitions=2), backend="cpu"),
+            cm.b_suitor_matching(edges, given, backend="cpu"))
+    sides = {"source": b, "destination": 1}
+    pd.testing.assert_frame_equal(
+        cm.b_suitor_matching(edges, {"source": dd.from_pandas(b, npartitions=2),
+                                     "destination": 1}, backend="cpu", bipartite=True),
+        cm.b_suitor_matching(edges, sides, backend="cpu", bipartite=True))
+    parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": [0, 0, 1, 1]})
+    assert cm.modularity(edges, dd.from_pandas(parts, npartitions=2)) == \
+        cm.modularity(edges, parts)
+
+
 def test_ids_one_machine_keeps_as_python_ints_stay_ints(client):
     """uint64 ids above 2**63 beside negative int64 ids have no common NumPy
     type: one machine gives object columns of Python ints.  The Dask frames

@@ -11,7 +11,7 @@ from ..structure.checks import check_partition_values, check_resolution
 from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
-from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
+from ..structure.inputs import DEFAULT_WEIGHT, computed, is_distributed_input
 from ..structure.sort_xp import bincount_xp
 
 
@@ -64,7 +64,7 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
     check_resolution(resolution)
     prepared = as_graph(graph, source, destination, weight,
                         backend="auto" if isinstance(graph, Graph) else "cpu")
-    community = community_codes(prepared, partition)
+    community = community_codes(prepared, computed(partition))
     return modularity_of(prepared.weighted_graph(), community, resolution, prepared.backend.xp)
 
 

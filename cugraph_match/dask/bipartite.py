@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..structure.bipartite import B_FORMS, UNMATCHED, per_side
 from ..structure.graph import lacking_ids_error, unknown_ids_error
-from ..structure.inputs import DEFAULT_WEIGHT, EdgeInput, frame_library, read_input
+from ..structure.inputs import DEFAULT_WEIGHT, EdgeInput, computed, frame_library, read_input
 from ..structure.output import masked_values, new_frame, take_labels
 from ..structure.renumber import category_values, unorderable_types
 from ..structure.checks import (capacity_scalar, capacity_series, first_true, plain,
@@ -384,9 +384,7 @@ def _side_capacities(b: Any, code: TwoSidedCode):
                 not isinstance(value, (bool, np.bool_)):
             defaults[s] = capacity_scalar(value, what)
             continue
-        if hasattr(value, "compute") and hasattr(value, "__dask_graph__"):
-            value = value.compute()
-        value = _host(value)
+        value = _host(computed(value))
         if hasattr(value, "columns"):
             require_vertex_frame(value, ("vertex", "b"), what)
             vertices, values = value["vertex"], value["b"]

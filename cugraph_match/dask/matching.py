@@ -23,7 +23,7 @@ from ..structure.checks import (capacity_scalar, capacity_values, node_attribute
                                 require_vertex_frame)
 from ..structure.graph import lacking_ids_error, search_labels, unknown_ids_error
 from ..structure.renumber import category_values
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, computed
 from ..structure.progress import log_step
 from . import worker as w
 from .graph import DistributedGraph
@@ -130,8 +130,7 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
         return
     if isinstance(b, str):
         node_attribute_values(None, b)  # raises: only a networkx.Graph carries node attributes
-    if hasattr(b, "compute") and hasattr(b, "__dask_graph__"):
-        b = b.compute()
+    b = computed(b)
     if hasattr(b, "to_pandas"):
         b = b.to_pandas()
     if hasattr(b, "columns"):

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.checks import check_partition_values, check_resolution
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, computed
 from . import worker as w
 from .matching import _distribute, _raise_lookup_errors, as_distributed_graph
 
@@ -29,8 +29,7 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
     row per vertex)."""
     check_resolution(resolution)
     g = as_distributed_graph(graph, source, destination, weight)
-    if hasattr(partition, "compute") and hasattr(partition, "__dask_graph__"):
-        partition = partition.compute()
+    partition = computed(partition)
     if hasattr(partition, "to_pandas"):
         partition = partition.to_pandas()
     column = check_partition_values(partition)

@@ -12,7 +12,7 @@ from ..structure.checks import (capacity_scalar, capacity_values, check_launch,
                                 node_attribute_values, require_vertex_frame)
 from ..structure.bipartite import check_bipartite_flag, check_unmatched, linked_pairs_frame
 from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
-from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
+from ..structure.inputs import DEFAULT_WEIGHT, computed, is_distributed_input, refuse_stats
 from ..structure.output import pairs_frame
 
 
@@ -166,6 +166,7 @@ def capacities(pg: Graph, graph: Any, b: Any):
         from .two_sided import side_capacities
 
         return side_capacities(pg, graph, b)
+    b = computed(b)
     if isinstance(b, (bool, np.bool_)):
         raise TypeError(f"b must be an int, a Series, a vertex|b frame or a node attribute "
                         f"name, got {b!r}")

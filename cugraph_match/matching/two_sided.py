@@ -19,7 +19,7 @@ from ..structure.backend import to_backend
 from ..structure.bipartite import B_FORMS, NX_SIDE_ATTRIBUTE, SIDE_KEYS, Sides, per_side
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, internal_ids, lacking_ids_error
-from ..structure.inputs import frame_library
+from ..structure.inputs import computed, frame_library
 from ..structure.checks import (capacity_scalar, capacity_series, first_true, plain,
                                 require_unique_ids, require_vertex_frame)
 
@@ -84,6 +84,7 @@ def _side_capacity(g: Graph, b, which: str):
     sides = g.sides
     n = sides.n_left if which == "source" else sides.n_right
     what = f"b[{which!r}]"
+    b = computed(b)  # a side's values from a Dask pipeline, as the Dask path reads them
     if isinstance(b, (bool, np.bool_)):
         raise TypeError(f"{what} must be an int, a Series or a vertex|b frame, got {b!r}")
     if isinstance(b, numbers.Real):

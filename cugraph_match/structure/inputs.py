@@ -189,6 +189,16 @@ def is_distributed_input(obj: Any) -> bool:
     return module.startswith(("dask.", "dask_cudf", "cugraph_match.dask"))
 
 
+def computed(values: Any) -> Any:
+    """Per-vertex values (capacities, a partition: one row per vertex) given
+    as a Dask collection, computed; anything else as it is.  Both the Dask
+    path and one machine read them so: a pandas graph's b or partition may
+    come from a Dask pipeline too."""
+    if is_distributed_input(values) and hasattr(values, "compute"):
+        return values.compute()
+    return values
+
+
 DISTRIBUTED_FUNCTIONS = ("suitor_matching", "locally_dominant_matching", "b_suitor_matching",
                          "modularity", "louvain", "leiden")
 
