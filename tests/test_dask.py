@@ -606,6 +606,20 @@ def _supersteps_in_process(gids: list, run_id: str) -> list:
     return sent
 
 
+def _finish_equals_one_machine(gids: list, edges, mates: bool) -> None:
+    """Finish the run on every part (``mates``: read from the slots, else from
+    the matched pairs) and compare the mates with one machine's matching."""
+    from cugraph_match.dask import worker
+
+    frames = []
+    for gid in gids:
+        worker.finish_run(gid, mates)
+        frames.append(worker.mates_partition(gid, 0))
+    got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
+    expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex", ignore_index=True)
+    assert got["mate"].tolist() == expected["mate"].tolist()
+
+
 def test_a_superstep_of_another_run_is_idle():
     """The client releases the rounds queued after the last with messages,
     but a released superstep whose inputs were on their way may still start:
@@ -626,15 +640,9 @@ def test_a_superstep_of_another_run_is_idle():
             stale = worker.superstep(gid, "old", None)
             assert stale["sent"] == 0 and stale["blocks"] == [None] * 3
         assert _supersteps_in_process(gids, "new")[0] > 0
-        frames = []
-        for gid in gids:
-            worker.finish_run(gid, True)
-            frames.append(worker.mates_partition(gid, 0))
-            assert worker.superstep(gid, "new", None)["sent"] == 0  # after the finish
-        got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
-        expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex",
-                                                                        ignore_index=True)
-        assert got["mate"].tolist() == expected["mate"].tolist()
+        _finish_equals_one_machine(gids, edges, True)
+        for gid in gids:  # a stale round after the finish
+            assert worker.superstep(gid, "new", None)["sent"] == 0
     finally:
         for gid in gids:
             worker.drop_part(gid)
@@ -666,14 +674,7 @@ def test_closed_notices_name_each_other_worker_once_in_process(workers, mates):
     try:
         sent = _supersteps_in_process(gids, "run")
         assert sent[0] <= workers * n
-        frames = []
-        for gid in gids:
-            worker.finish_run(gid, mates)
-            frames.append(worker.mates_partition(gid, 0))
-        got = pd.concat(frames, ignore_index=True).sort_values("vertex", ignore_index=True)
-        expected = cm.suitor_matching(edges, backend="cpu").sort_values("vertex",
-                                                                        ignore_index=True)
-        assert got["mate"].tolist() == expected["mate"].tolist()
+        _finish_equals_one_machine(gids, edges, mates)
     finally:
         for gid in gids:
             worker.drop_part(gid)
@@ -734,10 +735,11 @@ def test_a_pandas_graph_takes_per_vertex_values_from_dask(client):
                           "weight": [1.0, 2.0, 1.0, 2.0, 3.0]})
     b = pd.Series([1, 2, 1, 2], index=[0, 1, 2, 3])
     b_frame = pd.DataFrame({"vertex": [0, 1, 2, 3], "b": [2, 1, 1, 2]})
-    for given in (b, b_frame):
+    for capacities in (b, b_frame):
         pd.testing.assert_frame_equal(
-            cm.b_suitor_matching(edges, dd.from_pandas(given, npartitions=2), backend="cpu"),
-            cm.b_suitor_matching(edges, given, backend="cpu"))
+            cm.b_suitor_matching(edges, dd.from_pandas(capacities, npartitions=2),
+                                 backend="cpu"),
+            cm.b_suitor_matching(edges, capacities, backend="cpu"))
     sides = {"source": b, "destination": 1}
     pd.testing.assert_frame_equal(
         cm.b_suitor_matching(edges, {"source": dd.from_pandas(b, npartitions=2),
