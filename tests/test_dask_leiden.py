@@ -283,6 +283,32 @@ def test_same_result_on_every_run(client, monkeypatch):
     assert q == q_again
 
 
+def test_workers_with_several_threads_split_in_order(monkeypatch):
+    """A worker's first connectivity pass waited only for the other workers'
+    blocks, not for its own start: with several threads it ran beside it
+    (KeyError 'label'; with one worker there were
+    no blocks, so nothing to wait for).  Now every call on such workers
+    gives the same partition."""
+    import distributed
+
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    rng = np.random.default_rng(6)
+    edges = pd.DataFrame({"src": rng.integers(0, 60, 200), "dst": rng.integers(0, 60, 200),
+                          "weight": rng.integers(1, 20, 200).astype(float)})
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=4,
+                                  processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as own:
+        graph = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2), client=own)
+        first, q = cm.leiden(graph)
+        first = first.compute()
+        for _ in range(6):
+            again, q_again = cm.leiden(graph)
+            pd.testing.assert_frame_equal(again.compute(), first)
+            assert q_again == q
+        check_contract(*cm.leiden(graph), edges)
+
+
 @pytest.mark.parametrize("kwargs,error", [
     ({"theta": -1.0}, ValueError), ({"theta": float("inf")}, ValueError),
     ({"resolution": 0}, ValueError), ({"max_level": 0}, ValueError),

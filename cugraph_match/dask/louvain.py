@@ -436,7 +436,11 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
     rounds = 0
     while True:
         blocks = _exchange(g, after, lw.owned_labels)
-        after = [g.submit(k, lw.components_pass, *[blocks[i][k] for i in range(p)])
+        # each pass follows its own worker's start or last pass (``after[k]``),
+        # not only the other workers' blocks: with several threads a worker
+        # ran its first pass beside its start (KeyError 'label'; with one
+        # worker there are no blocks to wait for at all)
+        after = [g.submit(k, lw.components_pass, after[k], *[blocks[i][k] for i in range(p)])
                  for k in range(p)]
         rounds += 1
         stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"]

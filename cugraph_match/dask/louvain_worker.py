@@ -668,8 +668,10 @@ def components_start(gid: str, *blocks) -> None:
     state["label"] = label
 
 
-def components_pass(gid: str, *blocks) -> int:
-    """Take the ghosts' labels, lower the owned ones; returns how many fell."""
+def components_pass(gid: str, previous, *blocks) -> int:
+    """Take the ghosts' labels, lower the owned ones; returns how many fell.
+    ``previous``: this worker's task the pass must follow (its
+    :func:`components_start` or last pass), passed only to order them."""
     part, state = _part(gid)
     _receive(part, blocks, "label")
     if _gpu(state):
