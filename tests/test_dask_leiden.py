@@ -283,6 +283,45 @@ def test_same_result_on_every_run(client, monkeypatch):
     assert q == q_again
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"max_level": 1}, {"max_level": 2},
+                                    {"threshold": 0.5}])
+def test_a_graph_finished_whole_on_one_worker_is_one_machine_s_leiden(client, kwargs):
+    """A graph small enough to be finished whole on one worker is one
+    machine's Leiden (levels, threshold and all): the Dask path went on with
+    a level-0 pass and its last aggregation after it, and at max_level=1
+    merged 17 communities into 6."""
+    rng = np.random.default_rng(6)
+    edges = pd.DataFrame({"src": rng.integers(0, 60, 200), "dst": rng.integers(0, 60, 200),
+                          "weight": rng.integers(1, 20, 200).astype(float)})
+    parts, q = cm.leiden(dd.from_pandas(edges, npartitions=2), **kwargs)
+    single, single_q = cm.leiden(edges, backend="cpu", **kwargs)
+    pd.testing.assert_frame_equal(parts.compute(), single)
+    assert q == pytest.approx(single_q, rel=1e-12)
+
+
+def test_the_last_aggregation_is_a_level_max_level_counts(client, monkeypatch):
+    """Every level across the workers: Leiden's last aggregation (a level of
+    its own) runs after a run that converged below max_level, not after one
+    that used max_level's levels."""
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    calls = []
+    aggregated = dask_louvain.aggregated_level
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return aggregated(*args, **kwargs)
+
+    monkeypatch.setattr(dask_louvain, "aggregated_level", counted)
+    edges = cm.datasets.load("lesmis")
+    frame = dd.from_pandas(edges, npartitions=2)
+    check_contract(*cm.leiden(frame), edges)
+    assert len(calls) == 1
+    parts, q = cm.leiden(frame, max_level=1)
+    assert len(calls) == 1
+    assert_connected(edges, check_contract(parts, q, edges))
+
+
 def test_workers_with_several_threads_split_in_order(monkeypatch):
     """A worker's first connectivity pass waited only for the other workers'
     blocks, not for its own start: with several threads it ran beside it

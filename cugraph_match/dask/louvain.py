@@ -579,7 +579,8 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                            "communities": int(mapping.nunique())}
 
     try:
-        if g0.num_edges <= finish_edges:  # small: not split at all
+        whole_on_one_worker = g0.num_edges <= finish_edges
+        if whole_on_one_worker:  # small: not split at all
             blocks = _exchange(g0, [None] * p)  # the ghosts' ids, for the edges' far ends
             client.gather([g0.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                            for k in range(p)])
@@ -658,12 +659,17 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
             else:
                 g0.on_all(lw.relabel, composite.index.to_numpy(np.int64),
                           composite.to_numpy(np.int64))
-        passes = max_passes if refine else 0
+        # Leiden finished whole on one worker is one machine's Leiden, levels
+        # and all: no pass or level after it (they merged past max_level=1)
+        one_machine_leiden = connected and whole_on_one_worker
+        passes = max_passes if refine and not one_machine_leiden else 0
         _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
-        if connected:
+        # Leiden's last aggregation is a level: none once max_level levels ran
+        if connected and not one_machine_leiden and levels < max_level:
             g0 = aggregated_level(graph, source, destination, weight, backend, gpu, g0,
                                   release_level0, two_m, resolution, threshold, max_passes,
                                   seed, stats)
+        if connected:
             before = len(np.unique(np.concatenate([f["ids"] for f in
                                                    g0.on_all(lw.first_members)])))
             rounds = split_components(g0, stats)
