@@ -725,6 +725,22 @@ def test_one_column_as_source_and_destination_gives_the_single_machine_result(cl
         pytest.approx(cm.modularity(edges, single_parts, destination="src"))
 
 
+def test_a_released_graph_says_so(client):
+    """``DistributedGraph.release()`` frees the parts; using the graph after
+    it raised a bare KeyError of the part's key (and logged a failed task on
+    every worker).  Every function now says the graph was released."""
+    edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]})
+    graph = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2))
+    graph.release()
+    assert graph.released and "released" in repr(graph)
+    parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": [0, 0, 1, 1]})
+    for call in (lambda: cm.suitor_matching(graph), lambda: cm.b_suitor_matching(graph, 2),
+                 lambda: cm.louvain(graph), lambda: cm.leiden(graph),
+                 lambda: cm.modularity(graph, parts)):
+        with pytest.raises(ValueError, match="was released"):
+            call()
+
+
 def test_a_pandas_graph_takes_per_vertex_values_from_dask(client):
     """b (a Series, a vertex|b frame, one side's of two tables) or a
     partition made in a Dask pipeline, given with a pandas edge list: the

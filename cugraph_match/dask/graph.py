@@ -171,6 +171,7 @@ class DistributedGraph:
         self.on_gpu = False  # the parts built and kept on the workers' GPUs
         self._gpu_states: list | None = None
         self._weight_exponent: int | None = None
+        self._released = False
         self.id_example: pd.Series | None = None  # one label, the graph's id type
         # numeric ids whose labels end up as Python ints (int64 beside uint64
         # above 2**63, as one machine makes them): the result's object
@@ -198,6 +199,7 @@ class DistributedGraph:
         """Free the parts on the workers now, not when the graph is collected
         (an algorithm done with a level's graph frees it before the next one
         is built); the graph cannot be used afterwards."""
+        self._released = True
         if self._finalizer.detach() is not None:
             self.client.gather([self.client.submit(w.drop_part, w.part_key(self.gid, k),
                                                    workers=[address], pure=False)
@@ -386,14 +388,25 @@ class DistributedGraph:
     def num_edges(self) -> int:
         return self.stats["edges"]
 
+    @property
+    def released(self) -> bool:
+        """Whether :meth:`release` freed the parts (the graph cannot be used)."""
+        return self._released
+
     def __repr__(self) -> str:
         kind = "weighted" if self.weighted else "unweighted"
+        state = ", released" if self._released else ""
         return (f"DistributedGraph({self.num_vertices} vertices, {self.num_edges} edges, "
-                f"{kind}, {len(self.workers)} workers, {self.stats['cut_edges']} cut edges)")
+                f"{kind}, {len(self.workers)} workers, {self.stats['cut_edges']} cut edges"
+                f"{state})")
 
     def submit(self, k: int, function, *args):
         """Run ``function(key, *args)`` on worker k, where its part lives
         (``key``: the part's key in ``worker.PARTS``)."""
+        if self._released:
+            raise ValueError("this DistributedGraph was released (DistributedGraph.release() "
+                             "freed its parts on the workers): build a new one from the edge "
+                             "list")
         return self.client.submit(function, w.part_key(self.gid, k), *args,
                                   workers=[self.workers[k]], pure=False)
 

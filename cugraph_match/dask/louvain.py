@@ -691,7 +691,8 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                    for k in range(p)]
         result = g0.frame(futures, owned)
     except BaseException:
-        g0.on_all(lw.end)
+        if not g0.released:  # level 0 may be freed while the coarse levels run
+            g0.on_all(lw.end)
         raise
     stats["communities"] = int(len(ids))
     stats.pop("phase_communities", None)
