@@ -489,6 +489,37 @@ def test_dask_bad_input_gives_the_single_machine_errors(client):
         cm.suitor_matching(dask_frame, S, D, W, bipartite=True, backend="gpu")
 
 
+def test_dask_partitions_of_unmatched_records_keep_the_string_dtype(client):
+    """With ``unmatched="right"`` a partition may hold only the right side's
+    unmatched records: its string ``src`` column, every value null, was
+    object beside the other partitions' and the meta's ``str``."""
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({S: ["a", "b", "c", "a"], D: [1, 2, 2, 3], W: [1.0, 2.0, 3.0, 1.0]})
+    got = cm.suitor_matching(dd.from_pandas(frame, npartitions=2), S, D, W, bipartite=True,
+                             unmatched="right")
+    dtypes = {got.get_partition(i).compute()[S].dtype for i in range(got.npartitions)}
+    assert dtypes == {got.dtypes[S]}
+    pd.testing.assert_frame_equal(
+        got.compute(), cm.suitor_matching(frame, S, D, W, backend="cpu", bipartite=True,
+                                          unmatched="right"))
+
+
+def test_dask_one_capacity_object_for_both_sides_gives_the_single_machine_error(client):
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({S: [0, 1, 2], D: [0, 1, 1], W: [1.0, 2.0, 3.0]})
+    for b in (pd.Series([1, 1, 1], index=[0, 1, 2]),
+              pd.DataFrame({"vertex": [0, 1, 2], "b": [1, 1, 1]})):
+        with pytest.raises(TypeError) as single:
+            cm.b_suitor_matching(frame, b, S, D, W, backend="cpu", bipartite=True)
+        with pytest.raises(TypeError) as distributed:
+            cm.b_suitor_matching(dd.from_pandas(frame, npartitions=2), b, S, D, W,
+                                 bipartite=True)
+        assert str(distributed.value) == str(single.value)
+        assert "cannot be one" in str(single.value)
+
+
 # --------------------------------------------------------------------------
 # the GPU kernels in the simulator (NUMBA_ENABLE_CUDASIM=1, ci/test.sh step 2)
 # --------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..structure.bipartite import B_FORMS, UNMATCHED, per_side
+from ..structure.bipartite import B_FORMS, UNMATCHED, one_capacity_object_error, per_side
 from ..structure.graph import lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT, EdgeInput, computed, frame_library, read_input
 from ..structure.output import masked_values, new_frame, take_labels
@@ -226,9 +226,11 @@ def linked_from_mates(frame: pd.DataFrame, code: TwoSidedCode, names, unmatched:
     missing = ~left | ~pairs
     index = np.arange(n)
     return new_frame(pd, {
-        names[0]: _plain(take_labels(pd.Series(src), index, ~left if keep_right else None, pd)),
-        names[1]: _plain(take_labels(pd.Series(dst), index,
-                                     (left & ~matched) if keep_left else None, pd)),
+        names[0]: _side_column(take_labels(pd.Series(src), index, ~left if keep_right else None,
+                                           pd), code.left),
+        names[1]: _side_column(take_labels(pd.Series(dst), index,
+                                           (left & ~matched) if keep_left else None, pd),
+                               code.right),
         names[2]: (masked_values(weights, missing, pd) if keep_left or keep_right
                    else weights),
     })
@@ -240,9 +242,26 @@ def linked_from_pairs(frame: pd.DataFrame, code: TwoSidedCode, names):
     index = np.arange(n)
     src = code.decode(frame["src"], 0) if n else _empty_ids(code.left, 0)
     dst = code.decode(frame["dst"], 1) if n else _empty_ids(code.right, 0)
-    return new_frame(pd, {names[0]: _plain(take_labels(pd.Series(src), index, None, pd)),
-                          names[1]: _plain(take_labels(pd.Series(dst), index, None, pd)),
+    return new_frame(pd, {names[0]: _side_column(take_labels(pd.Series(src), index, None, pd),
+                                                 code.left),
+                          names[1]: _side_column(take_labels(pd.Series(dst), index, None, pd),
+                                                 code.right),
                           names[2]: frame["weight"].to_numpy()})
+
+
+#: the dtype pandas gives a column of strings (``str`` from pandas 3, object before)
+TEXT_DTYPE = pd.Series(["text"]).dtype
+
+
+def _side_column(values, code: SideCode):
+    """A side's ids as a result column: a side of strings in pandas' own
+    string dtype even where every id of a partition is null (such a
+    partition's column was object beside the others' ``str``, against the
+    frame's meta: the unmatched records of the other side, alone in it)."""
+    column = _plain(values)
+    if code.kind == "str" and column.dtype != TEXT_DTYPE:
+        column = pd.Series(column).astype(TEXT_DTYPE)
+    return column
 
 
 def _empty_ids(code: SideCode, n: int) -> np.ndarray:
@@ -372,6 +391,8 @@ def _side_capacities(b: Any, code: TwoSidedCode):
         raise ValueError(f"b={b!r} names a node attribute, which only a networkx.Graph "
                          f"carries; for an edge list give b per side: "
                          f"b={{'source': ..., 'destination': ...}}")
+    if hasattr(b, "columns") or (hasattr(b, "index") and hasattr(b, "dtype")):
+        raise one_capacity_object_error(b)  # as one machine says it
     if not isinstance(b, (dict, tuple, list)):
         raise TypeError(f"b for a two-sided graph must be {B_FORMS}; got {type(b).__name__}")
     defaults, listed = [None, None], []

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
-from ..structure.bipartite import B_FORMS, NX_SIDE_ATTRIBUTE, SIDE_KEYS, Sides, per_side
+from ..structure.bipartite import (B_FORMS, NX_SIDE_ATTRIBUTE, SIDE_KEYS, Sides,
+                                   one_capacity_object_error, per_side)
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, internal_ids, lacking_ids_error
 from ..structure.inputs import computed, frame_library
@@ -70,9 +71,7 @@ def side_capacities(g: Graph, graph: Any, b: Any):
                 raise ValueError(f"b: the {side} side has no capacity; give both sides "
                                  f"(b={{'source': ..., 'destination': ...}})")
     elif hasattr(b, "columns") or (hasattr(b, "index") and hasattr(b, "dtype")):
-        raise TypeError(f"b for a two-sided graph cannot be one {type(b).__name__}: source and "
-                        f"destination ids are separate (they may be equal), so give one per "
-                        f"side: b={{'source': ..., 'destination': ...}}")
+        raise one_capacity_object_error(b)
     else:
         raise TypeError(f"b must be {B_FORMS}; got {type(b).__name__}")
     return xp.concatenate([_side_capacity(g, left, "source"),
