@@ -741,6 +741,43 @@ def test_a_released_graph_says_so(client):
             call()
 
 
+@pytest.mark.parametrize("how", ["release", "collected"])
+def test_parts_are_freed_after_the_graph_s_client_closed(how):
+    """A graph whose client the caller closed (and opened another on the same
+    cluster): release() raised ClosedClientError after detaching its
+    finalizer, and a collected graph's finalizer skipped the closed client,
+    so the workers kept the parts for their lifetime.  Both now go through
+    the open client of the graph's scheduler."""
+    import gc
+    import time
+
+    import distributed
+
+    from cugraph_match.dask import worker
+
+    def held():
+        return sorted(k for k in worker.PARTS if k.startswith(graph_id))
+
+    edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        first = distributed.Client(cluster, set_as_default=True)
+        graph = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2), client=first)
+        graph_id = graph.gid
+        assert len(held()) == 2  # in-process workers: this process's PARTS
+        first.close()
+        with distributed.Client(cluster, set_as_default=True):
+            if how == "release":
+                graph.release()
+            else:
+                del graph
+                gc.collect()
+            deadline = time.monotonic() + 10  # a collected graph's drops are not awaited
+            while held() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert held() == []
+
+
 def test_a_pandas_graph_takes_per_vertex_values_from_dask(client):
     """b (a Series, a vertex|b frame, one side's of two tables) or a
     partition made in a Dask pipeline, given with a pandas edge list: the

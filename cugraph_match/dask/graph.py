@@ -183,8 +183,9 @@ class DistributedGraph:
         self._what = f"vertex ids in {source!r}/{destination!r}"
         # registered before the build, so that a failed build frees the
         # parts already built on other workers
+        self._scheduler = getattr(getattr(self.client, "scheduler", None), "address", None)
         self._finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
-                                           self.gid)
+                                           self.gid, self._scheduler)
 
     def _built_or_freed(self, parts: list, meta) -> None:
         """The build of ``parts`` (futures of the input's partitions, in order;
@@ -200,10 +201,15 @@ class DistributedGraph:
         (an algorithm done with a level's graph frees it before the next one
         is built); the graph cannot be used afterwards."""
         self._released = True
-        if self._finalizer.detach() is not None:
-            self.client.gather([self.client.submit(w.drop_part, w.part_key(self.gid, k),
-                                                   workers=[address], pure=False)
-                                for k, address in enumerate(self.workers)])
+        if self._finalizer.alive:
+            # through the graph's client, or the open one of its scheduler when
+            # the caller closed it; if none is open this raises and the
+            # finalizer stays, to free the parts when the graph is collected
+            client = _live_client(self.client, self._scheduler) or self.client
+            client.gather([client.submit(w.drop_part, w.part_key(self.gid, k),
+                                         workers=[address], pure=False)
+                           for k, address in enumerate(self.workers)])
+            self._finalizer.detach()
 
     # -- the build ----------------------------------------------------------
 
@@ -462,12 +468,34 @@ def _empty_like(frame):
     return frame.iloc[:0]
 
 
-def _drop_parts(client, workers, gid) -> None:
-    """Free a graph's parts on its workers (when the DistributedGraph is collected)."""
+def _live_client(client, scheduler: str | None):
+    """``client`` while it is open, else the current client when it talks to
+    the same ``scheduler`` (a caller who closed the graph's client and opened
+    another on the cluster), else None."""
+    if client.status == "running":
+        return client
     try:
-        if client.status == "running":
-            for k, address in enumerate(workers):
-                client.submit(w.drop_part, w.part_key(gid, k), workers=[address], pure=False)
+        from distributed import default_client
+
+        other = default_client()
+    except (ImportError, ValueError):
+        return None
+    address = getattr(getattr(other, "scheduler", None), "address", None)
+    return other if scheduler is not None and address == scheduler else None
+
+
+def _drop_parts(client, workers, gid, scheduler: str | None = None) -> None:
+    """Free a graph's parts on its workers (when the DistributedGraph is
+    collected), through its client or the open one of its scheduler."""
+    try:
+        client = _live_client(client, scheduler)
+        if client is not None:
+            from distributed import fire_and_forget
+
+            # nobody keeps these futures: without fire_and_forget the scheduler
+            # may forget the tasks before they run
+            fire_and_forget([client.submit(w.drop_part, w.part_key(gid, k), workers=[address],
+                                           pure=False) for k, address in enumerate(workers)])
     except Exception:  # pragma: no cover - the cluster is gone already
         pass
 
