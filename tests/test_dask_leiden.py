@@ -8,6 +8,9 @@ against SciPy's connected components."""
 
 from __future__ import annotations
 
+import functools
+import importlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -25,6 +28,8 @@ from test_dask_louvain import FORCED, GRAPHS, NO_SHRINK, check_contract, needs_s
 dd = pytest.importorskip("dask.dataframe")
 dask_louvain = pytest.importorskip("cugraph_match.dask.louvain")
 from cugraph_match.dask import louvain_worker  # noqa: E402
+
+leiden_module = importlib.import_module("cugraph_match.community.leiden")
 
 
 def components_within(edges: pd.DataFrame, vertex, community) -> np.ndarray:
@@ -318,6 +323,37 @@ def test_the_last_aggregation_is_a_level_max_level_counts(client, monkeypatch):
     check_contract(*cm.leiden(frame), edges)
     assert len(calls) == 1
     parts, q = cm.leiden(frame, max_level=1)
+    assert len(calls) == 1
+    assert_connected(edges, check_contract(parts, q, edges))
+
+
+def test_the_finish_s_levels_count_toward_max_level(client, monkeypatch):
+    """Level 0 across the workers, the rest finished on one worker: the
+    finish reports the levels it ran, so the last aggregation runs after a
+    run that converged below ``max_level`` (the default) and not after one
+    whose finish used the levels left (``max_level=2``: one distributed, one
+    finished)."""
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 200)  # lesmis: 254 edges
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    calls = []
+    aggregated = dask_louvain.aggregated_level
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return aggregated(*args, **kwargs)
+
+    monkeypatch.setattr(dask_louvain, "aggregated_level", counted)
+    edges = cm.datasets.load("lesmis")
+    frame = dd.from_pandas(edges, npartitions=2)
+    _, _, stats = dask_louvain.louvain_dask(
+        frame, "src", "dst", "weight", 1.0, 1e-7, 100, "cpu", 0, True,
+        functools.partial(leiden_module.leiden_of_edge_frame,
+                          theta=leiden_module.DEFAULT_THETA),
+        leiden_module.COARSE_THRESHOLD, leiden_module.COARSE_ABOVE_VERTICES,
+        leiden_module.MAX_PASSES, return_stats=True, leiden=True)
+    assert stats["finish"]["levels_before"] == 1 and stats["finish"]["levels"] >= 1
+    assert len(calls) == 1
+    parts, q = cm.leiden(frame, max_level=2)
     assert len(calls) == 1
     assert_connected(edges, check_contract(parts, q, edges))
 

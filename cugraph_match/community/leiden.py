@@ -162,24 +162,27 @@ def _alias(value, alias, default, name: str, alias_name: str):
 
 
 def leiden_of_edge_frame(frame, resolution: float, threshold: float, max_level: int, seed: int,
-                         theta: float = DEFAULT_THETA, backend: str = "cpu") -> pd.Series:
+                         theta: float = DEFAULT_THETA, backend: str = "cpu",
+                         counts: dict | None = None) -> pd.Series:
     """Leiden of a pandas ``src | dst | weight`` edge list on ``backend``: the
     community of each vertex, indexed by vertex id (the Dask path's last
     levels, on one worker; on its GPU when the passes ran on the workers'
-    GPUs)."""
+    GPUs); ``counts["levels"]``: the levels it ran (:func:`leiden_levels`)."""
     prepared = as_graph(frame, "src", "dst", "weight", backend)
     g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
     community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
-                                   theta)
+                                   theta, counts=counts)
     return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))
 
 
 def leiden_communities(g, resolution: float, threshold: float, max_level: int, backend,
-                       seed: int = 0, theta: float = DEFAULT_THETA, rows=None):
-    """Community of every vertex (codes ``0..k-1`` by first vertex) of a WeightedGraph."""
+                       seed: int = 0, theta: float = DEFAULT_THETA, rows=None,
+                       counts: dict | None = None):
+    """Community of every vertex (codes ``0..k-1`` by first vertex) of a
+    WeightedGraph (``counts``: see :func:`leiden_levels`)."""
     community = None
     for community, _, final in leiden_levels(g, resolution, threshold, max_level, backend, seed,
-                                             theta, rows, every_level=False):
+                                             theta, rows, every_level=False, counts=counts):
         if final:
             break
     return community
@@ -187,11 +190,13 @@ def leiden_communities(g, resolution: float, threshold: float, max_level: int, b
 
 def leiden_levels(g, resolution: float, threshold: float, max_level: int, backend,
                   seed: int = 0, theta: float = DEFAULT_THETA, rows=None,
-                  connected_levels: bool = False, every_level: bool = True):
+                  connected_levels: bool = False, every_level: bool = True,
+                  counts: dict | None = None):
     """Yield ``(community, q, final)`` after each level's move phase that moved a
     vertex (the first level's always; none with ``every_level=False``), then
     once with ``final=True``: the result, its communities split into
-    connected components.
+    connected components.  ``counts["levels"]``, when given, is kept at the
+    number of levels (move phases, at most ``max_level``) run so far.
 
     ``community`` holds codes ``0..k-1`` by first vertex of g's vertices and
     ``q`` its modularity (the last ``q`` is that of the unsplit partition;
@@ -218,6 +223,8 @@ def leiden_levels(g, resolution: float, threshold: float, max_level: int, backen
     parts = start  # the level's partition: g's vertex v is in parts[member[v]]
     clock = Stopwatch()
     for depth in range(max_level):
+        if counts is not None:
+            counts["levels"] = depth + 1
         # the CPU's fast local moving runs until no vertex moves; the GPU's
         # synchronous passes stop on Louvain's threshold (they may cycle)
         limit = COARSE_THRESHOLD if level.n > COARSE_ABOVE_VERTICES else fine

@@ -568,15 +568,19 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     # the end when the graph is ours (built here from the caller's frame)
     release_level0, level0 = g0 is not graph, None
 
-    def finish_on_one_worker(coarse: list, rows: int) -> None:
+    def finish_on_one_worker(coarse: list, rows: int) -> int:
+        """The last levels on worker 0; returns how many it ran (Leiden's
+        count, so that its last aggregation keeps to ``max_level``; Louvain
+        has none after it and counts 0)."""
         done = client.submit(lw.finish_coarse, finish, resolution, threshold,
-                             max_level - levels, seed, *coarse, workers=[g0.workers[0]],
-                             pure=False)
+                             max_level - levels, seed, *coarse, count_levels=connected,
+                             workers=[g0.workers[0]], pure=False)
         coarse.clear()  # each piece freed once the finish is done with it
-        mapping = done.result()
+        mapping, ran = done.result() if connected else (done.result(), 0)
         chain.append(mapping)
-        stats["finish"] = {"edges": rows, "levels_before": levels,
+        stats["finish"] = {"edges": rows, "levels_before": levels, "levels": ran,
                            "communities": int(mapping.nunique())}
+        return ran
 
     try:
         whole_on_one_worker = g0.num_edges <= finish_edges
@@ -584,7 +588,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
             blocks = _exchange(g0, [None] * p)  # the ghosts' ids, for the edges' far ends
             client.gather([g0.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                            for k in range(p)])
-            finish_on_one_worker(*_coarse_graph(g0))
+            levels += finish_on_one_worker(*_coarse_graph(g0))
         else:
             while True:
                 # the coarse threshold on a large level from singletons; Leiden's
@@ -638,7 +642,7 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                     g.on_all(lw.end)
                     g.release()
                 if to_one_worker:
-                    finish_on_one_worker(coarse, rows)
+                    levels += finish_on_one_worker(coarse, rows)
                     break
                 # the workers' coarse edges go to their owners and are freed as taken
                 g = DistributedGraph.of_summed_pieces(coarse, client)

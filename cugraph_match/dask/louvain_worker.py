@@ -689,10 +689,12 @@ def components_end(gid: str) -> None:
 
 
 def finish_coarse(finish, resolution: float, threshold: float, max_level: int, seed: int,
-                  *frames) -> pd.Series:
+                  *frames, count_levels: bool = False):
     """The last levels on this worker: ``finish`` (the single-machine Louvain
     or Leiden) on the coarse graph, whose pieces are ``frames`` (every
-    worker's :func:`coarse_edges`: a pair several workers wrote is summed)."""
+    worker's :func:`coarse_edges`: a pair several workers wrote is summed).
+    Returns the communities by vertex, with ``count_levels`` (Leiden's
+    finish, which takes ``counts``) also the levels it ran."""
     a, b, w = (np.concatenate([f[c].to_numpy() for f in frames])
                for c in ("src", "dst", "weight"))
     del frames
@@ -708,7 +710,11 @@ def finish_coarse(finish, resolution: float, threshold: float, max_level: int, s
                           "dst": np.concatenate([hi.astype(np.int64), at]),
                           "weight": np.concatenate([summed, loops[at]])})
     del lo, hi, summed, loops
-    return finish(frame, resolution, threshold, max(max_level, 1), seed)
+    if not count_levels:
+        return finish(frame, resolution, threshold, max(max_level, 1), seed)
+    counts: dict = {}
+    mapping = finish(frame, resolution, threshold, max(max_level, 1), seed, counts=counts)
+    return mapping, counts.get("levels", 0)
 
 
 def owned_labels_of_level(gid: str) -> pd.Series:
