@@ -304,12 +304,9 @@ def test_a_graph_finished_whole_on_one_worker_is_one_machine_s_leiden(client, kw
     assert q == pytest.approx(single_q, rel=1e-12)
 
 
-def test_the_last_aggregation_is_a_level_max_level_counts(client, monkeypatch):
-    """Every level across the workers: Leiden's last aggregation (a level of
-    its own) runs after a run that converged below max_level, not after one
-    that used max_level's levels."""
-    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
-    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+@pytest.fixture
+def aggregations(monkeypatch) -> list:
+    """One entry per call of Leiden's last aggregation (``aggregated_level``)."""
     calls = []
     aggregated = dask_louvain.aggregated_level
 
@@ -318,16 +315,25 @@ def test_the_last_aggregation_is_a_level_max_level_counts(client, monkeypatch):
         return aggregated(*args, **kwargs)
 
     monkeypatch.setattr(dask_louvain, "aggregated_level", counted)
+    return calls
+
+
+def test_the_last_aggregation_is_a_level_max_level_counts(client, monkeypatch, aggregations):
+    """Every level across the workers: Leiden's last aggregation (a level of
+    its own) runs after a run that converged below max_level, not after one
+    that used max_level's levels."""
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
     edges = cm.datasets.load("lesmis")
     frame = dd.from_pandas(edges, npartitions=2)
     check_contract(*cm.leiden(frame), edges)
-    assert len(calls) == 1
+    assert len(aggregations) == 1
     parts, q = cm.leiden(frame, max_level=1)
-    assert len(calls) == 1
+    assert len(aggregations) == 1
     assert_connected(edges, check_contract(parts, q, edges))
 
 
-def test_the_finish_s_levels_count_toward_max_level(client, monkeypatch):
+def test_the_finish_s_levels_count_toward_max_level(client, monkeypatch, aggregations):
     """Level 0 across the workers, the rest finished on one worker: the
     finish reports the levels it ran, so the last aggregation runs after a
     run that converged below ``max_level`` (the default) and not after one
@@ -335,14 +341,6 @@ def test_the_finish_s_levels_count_toward_max_level(client, monkeypatch):
     finished)."""
     monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 200)  # lesmis: 254 edges
     monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
-    calls = []
-    aggregated = dask_louvain.aggregated_level
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return aggregated(*args, **kwargs)
-
-    monkeypatch.setattr(dask_louvain, "aggregated_level", counted)
     edges = cm.datasets.load("lesmis")
     frame = dd.from_pandas(edges, npartitions=2)
     _, _, stats = dask_louvain.louvain_dask(
@@ -352,9 +350,9 @@ def test_the_finish_s_levels_count_toward_max_level(client, monkeypatch):
         leiden_module.COARSE_THRESHOLD, leiden_module.COARSE_ABOVE_VERTICES,
         leiden_module.MAX_PASSES, return_stats=True, leiden=True)
     assert stats["finish"]["levels_before"] == 1 and stats["finish"]["levels"] >= 1
-    assert len(calls) == 1
+    assert len(aggregations) == 1
     parts, q = cm.leiden(frame, max_level=2)
-    assert len(calls) == 1
+    assert len(aggregations) == 1
     assert_connected(edges, check_contract(parts, q, edges))
 
 

@@ -158,7 +158,7 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
         else:
             if rows is None:
                 rows = np.flatnonzero((ou == k) | (ov == k))
-            if name == "w" and _lean(series):  # a weight in non-native byte order
+            if name == "w" and _lean(series):  # non-native byte order, or longdouble
                 piece[name] = series.to_numpy()[rows]
             else:
                 piece[name] = series.iloc[rows].reset_index(drop=True)

@@ -207,8 +207,8 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
                 finished = True
                 break
         batch = min(2 * batch, MAX_BATCH)
-    # released unrun: the rounds after the last (a running one ends first; a
-    # round with nothing received and nothing owed changes no state)
+    # released unrun: the rounds after the last (one already on its way to a
+    # worker may still start: it is idle there, its run id no longer current)
     del inbox, previous, counted, round_counts
     rounds = len(messages)
     pairs = graph.on_all(w.finish_run, mates)
