@@ -19,7 +19,7 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
@@ -55,8 +55,11 @@ def staged_graphs(draw):
                       dtype=object).astype(dtype)
     u, v = values[:m], values[m:]
     wdtype = np.dtype(draw(st.sampled_from(WEIGHT_DTYPES)))
-    w_ = np.array(draw(st.lists(st.sampled_from([1, 2, 3, 250]), min_size=m, max_size=m)),
-                  dtype=wdtype)
+    # integers beyond float64's precision: weights one apart must keep their order
+    big = {np.dtype(np.uint64): [2 ** 64 - 1, 2 ** 64 - 2, 2 ** 63 + 1],
+           np.dtype(np.int64): [2 ** 62 + 1, 2 ** 62 + 2]}
+    w_ = np.array(draw(st.lists(st.sampled_from([1, 2, 3, 250] + big.get(wdtype, [])),
+                                min_size=m, max_size=m)), dtype=wdtype)
     weighted = draw(st.booleans())
     cuts = sorted(draw(st.lists(st.integers(0, m), max_size=3)))
     bounds = [0] + cuts + [m]
@@ -109,8 +112,15 @@ def built_parts(pieces, weighted, workers, me, boundaries):
     return parts
 
 
+# uint64 weights one apart above 2**63 (float64 would tie them), two workers, two pieces
+_BIG = np.array([2 ** 64 - 1, 2 ** 64 - 2, 2 ** 63 + 1, 2 ** 64 - 2], dtype=np.uint64)
+_U, _V = np.array([0, 1, 2, 0], dtype=np.int64), np.array([1, 2, 3, 3], dtype=np.int64)
+
+
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=staged_graphs())
+@example(case=([(_U[:2], _V[:2], _BIG[:2]), (_U[2:], _V[2:], _BIG[2:])], True, 2, 0,
+               np.array([2], dtype=np.int64)))
 def test_device_part_equals_the_host_part(case):
     pieces, weighted, workers, me, boundaries = case
     with installed():
