@@ -106,3 +106,18 @@ def test_gpu_leiden_connected_valid_and_the_same_on_every_run(name, max_level):
     again = cm.leiden(edges, backend="gpu", seed=123, max_level=max_level)  # seed unused
     pd.testing.assert_frame_equal(again[0], parts)
     assert again[1] == q
+
+
+def test_gpu_leiden_when_no_edge_lies_inside_a_community():
+    """A forest of paths whose first partition puts the two ends of every edge
+    apart: the refinement's rows inside communities are empty, and CuPy 13.6's
+    bincount of an empty array raised (the strict stand-in refuses it too)."""
+    from cupy_standin import installed
+
+    edges = pd.DataFrame({"src": [-124, -128, 0, -125, 127, -126],
+                          "dst": [2, -124, -3, -3, -125, -47]})
+    parts, q = cm.leiden(edges, weight=None, backend="cpu")
+    with installed():
+        gpu_parts, gpu_q = cm.leiden(edges, weight=None, backend="gpu")
+    assert gpu_q == pytest.approx(q, abs=1e-12)
+    assert gpu_q == pytest.approx(cm.modularity(edges, gpu_parts, weight=None), abs=1e-12)

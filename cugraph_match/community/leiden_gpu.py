@@ -33,6 +33,7 @@ import numpy as np
 from ..structure.community_gpu import (  # noqa: F401 - the split's kernels, named here too
     bucket_tables, commit_moves, components_gpu, hook_kernel, jump_kernel, move_bucket,
     segment_sum)
+from ..structure.sort_xp import bincount_xp
 
 # A refinement round moves at least one vertex or ends it; rounds beyond this
 # (long chains merging pairwise) stop with a valid, less merged refinement.
@@ -51,7 +52,8 @@ def refine_gpu(offsets, indices, weights, loop, parts, resolution: float, xp):
     inner_row, inner_indices = row[same], indices[same]
     inner_weights = weights[same].astype(np.int64)
     inner_offsets = xp.zeros(n + 1, dtype=offsets.dtype)
-    inner_offsets[1:] = xp.cumsum(xp.bincount(inner_row, minlength=n))
+    # no edge inside any community leaves inner_row empty (bincount_xp: CuPy 13.6 raises)
+    inner_offsets[1:] = xp.cumsum(bincount_xp(inner_row, xp, minlength=n))
     inside = segment_sum(inner_weights, inner_row, n, xp)  # E(v, S - v)
     community_total = segment_sum(k, parts, n, xp)[parts]  # K_S of each vertex's S
     scale = resolution / two_m if two_m else 0.0
