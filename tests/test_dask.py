@@ -870,3 +870,35 @@ def test_non_native_byte_order_gives_the_single_machine_result(client, ids, weig
     same(cm.b_suitor_matching(frame, 2), cm.b_suitor_matching(edges, 2, backend="cpu"))
     parts = cm.louvain(edges, backend="cpu")[0]
     assert cm.modularity(frame, parts) == pytest.approx(cm.modularity(edges, parts), abs=1e-12)
+
+
+def test_modularity_on_workers_with_several_threads_waits_for_its_own_cut_codes(monkeypatch):
+    """A worker's sums drop its community codes; they depended on the codes
+    sent to it but not on the ones it sends, so on a worker with several
+    threads they could drop the codes before its own ``cut_codes`` read them
+    (KeyError 'community', 2 of 450 calls under load).  Worker 0's reads are
+    slowed here so that, without the dependency, the sums always come first."""
+    import time
+
+    import distributed
+
+    from cugraph_match.dask import worker
+
+    read_codes = worker.cut_codes
+
+    def slow_on_worker_0(gid, k):
+        if gid.endswith("/0"):
+            time.sleep(0.5)
+        return read_codes(gid, k)
+
+    monkeypatch.setattr(worker, "cut_codes", slow_on_worker_0)
+    edges = pd.DataFrame({"src": [0, 1, 2, 3, 0], "dst": [1, 2, 3, 0, 2],
+                          "weight": [1.0, 2.0, 1.0, 2.0, 3.0]})
+    parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": [0, 0, 1, 1]})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        graph = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2))
+        assert graph.stats["cut_edges"] > 0  # both workers send codes
+        assert cm.modularity(graph, parts) == pytest.approx(cm.modularity(edges, parts),
+                                                            rel=1e-12)

@@ -49,7 +49,8 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
                 for i in range(p)]
     exponent = g.weight_exponent()  # weights near 1e308 or 1e-308, as one machine's sum_safe
     sums = client.gather([g.submit(k, w.modularity_sums, exponent,
-                                   *[outgoing[i][k] for i in range(p)]) for k in range(p)])
+                                   [outgoing[i][k] for i in range(p)], outgoing[k])
+                          for k in range(p)])
     m = float(sum(s["total"] for s in sums))
     if m == 0.0:
         raise ValueError("modularity is undefined for a graph whose total edge weight is 0")

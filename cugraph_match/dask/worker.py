@@ -663,11 +663,17 @@ def cut_codes(gid: str, k: int):
     return part.results["community"][part.cut_own[block_]]
 
 
-def modularity_sums(gid: str, exponent: int, *incoming) -> dict:
+def modularity_sums(gid: str, exponent: int, incoming: list, sent: list) -> dict:
     """This worker's share of the modularity sums: edges counted at the owner
     of their smaller end, self-loops at their vertex, degrees of owned
     vertices summed per community; every weight divided by 2**exponent
-    first (the graph's ``weight_exponent``: Q does not change)."""
+    first (the graph's ``weight_exponent``: Q does not change).
+    ``incoming``: the other workers' :func:`cut_codes` for this one (None
+    for itself); ``sent``: this worker's own :func:`cut_codes` results, not
+    read: given as arguments, they make these sums, which drop the codes,
+    wait until every one of them has read the codes (a worker with several
+    threads ran them in any order)."""
+    del sent
     part = host_part(gid)
     code = part.results.pop("community")
     for k, codes in enumerate(incoming):
