@@ -275,3 +275,24 @@ def test_a_pass_that_lowers_q_is_retried_damped(every_level_distributed, monkeyp
         monkeypatch.setattr(dask_louvain, "DAMPED_TRIES", 0)
         _, q_undamped = cm.louvain(frame, backend="gpu", seed=0)
         assert q_undamped < BAR * single
+
+
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+@pytest.mark.parametrize("distributed", [False, True])
+def test_gpu_passes_keep_a_weight_far_below_the_total(monkeypatch, algorithm, distributed):
+    """A weight below one fixed-point unit of the worker's total (1.0 beside
+    1e20s: 2**-68 of it) rounded to 0, the coarse edge it made was reported
+    as 0.0, and the next level's build or the finish on one worker refused
+    it as a zero weight of the caller's.  It now counts as one unit."""
+    if distributed:
+        monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+        monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    edges = pd.DataFrame({"src": [0, 1, 2, 0], "dst": [1, 2, 0, 3],
+                          "weight": [1e20, 1e20, 1.0, 1e20]})
+    from conftest import simulated_gpu_cluster
+
+    function = getattr(cm, algorithm)
+    with simulated_gpu_cluster(2):  # (on 3, every level across them joins all 4 vertices)
+        parts, q = function(dd.from_pandas(edges, npartitions=2), backend="gpu")
+        _contract(parts, q, edges)
+    assert q == pytest.approx(function(edges, backend="cpu")[1], rel=1e-9)

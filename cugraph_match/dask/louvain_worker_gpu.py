@@ -26,7 +26,8 @@ driver takes such a pass back and goes on with every vertex on a coin
 
 **Exact sums.**  Edge weights are int64 fixed point, scaled by a power of
 two that puts the worker's total edge weight below 2**60 (``scale``; a
-weight below 2**-60 of that total rounds to 0): every sum a decision or a
+weight below 2**-61 of that total counts as one unit, 2**-60 of it, so that
+no coarse edge a level reports is 0): every sum a decision or a
 report reads (degrees, the rows' tables, totals' changes, modularity's
 sums, coarse edges) is an exact integer, so the result does not depend on
 the order atomics land in, and is the same on every run.  Reports go out
@@ -78,8 +79,11 @@ def start(part, first: int, xp, exponent: int = 0) -> tuple[dict, dict]:
         weight, loop = xp.ldexp(weight, -exponent), xp.ldexp(loop, -exponent)
     whole = float(weight.sum()) + 2.0 * float(loop.sum())
     scale = math.ldexp(1.0, SCALE_BITS - math.frexp(whole)[1]) if whole > 0 else 1.0
-    fixed = xp.rint(weight * scale).astype(np.int64)
-    loop_fixed = xp.rint(loop * scale).astype(np.int64)
+    # a weight below one unit counts as one, not as 0: the coarse edges the
+    # level reports must stay positive (the next level's build, and the finish
+    # on one worker, refuse a zero weight as they refuse the caller's)
+    fixed = xp.maximum(xp.rint(weight * scale), 1.0).astype(np.int64)
+    loop_fixed = xp.where(loop > 0, xp.maximum(xp.rint(loop * scale), 1.0), 0.0).astype(np.int64)
     del weight, loop
     own = slice(part.own_lo, part.own_hi)
     n_own = part.own_hi - part.own_lo
