@@ -638,7 +638,8 @@ def searchsorted(a, v, side="left", sorter=None):
         a_host = a_host[_device(sorter, "searchsorted (sorter)")]
     if a_host.size == 0:
         return ndarray(np.zeros(v_host.shape, dtype=np.int64))
-    return ndarray(np.searchsorted(a_host, v_host, side=side).astype(np.int64))
+    # a 0-d v gives a 0-d array, as CuPy's elementwise kernel does (NumPy a scalar)
+    return ndarray(np.asarray(np.searchsorted(a_host, v_host, side=side), dtype=np.int64))
 
 
 def bincount(x, weights=None, minlength=None):

@@ -269,6 +269,8 @@ U64 = pd.DataFrame({"src": np.array([2**64 - 1, 3, 7], dtype=np.uint64),
 F32 = EDGES.assign(weight=EDGES["weight"].astype(np.float32))
 I64 = EDGES.assign(weight=EDGES["weight"].astype(np.int64))
 PLAIN = EDGES[["src", "dst"]]
+TWO_TABLES = pd.DataFrame({"src": [0, 0, 1, 2, 2, 5], "dst": [0, 1, 1, 0, 2, 1],
+                           "weight": [3.0, 1.0, 2.0, 5.0, 1.0, 4.0]})  # left 0..5, right 0..2
 PARTITION = pd.DataFrame({"vertex": range(7), "community": [0, 0, 0, 1, 1, 1, 0]})
 T = {"threads_per_block": 32}  # small blocks: every simulated thread is a Python thread
 SUITOR = {"threads_per_block": 32, "vertices_per_warp": 4}
@@ -309,6 +311,35 @@ def _blocking(be):
     none = stable.iloc[:0][["proposer", "acceptor"]]
     return cm.blocking_pairs(pp, ap, stable, backend=be), \
         cm.blocking_pairs(pp, ap, none, backend=be)  # no pair: empty counts
+
+
+def _error_of(call):
+    try:
+        call()
+    except ValueError as error:
+        return str(error)
+    raise AssertionError("no error")
+
+
+def _marriage_errors(be):
+    """A list ranking two acceptors alike, and one naming an acceptor twice:
+    the GPU's check found the first row of the repeated key by a
+    ``searchsorted`` of a 0-d key (the stand-in refused it: these errors had
+    never run off the CPU)."""
+    twice_rank = pd.DataFrame({"proposer": [0, 0], "acceptor": [0, 1], "rank": [1, 1]})
+    twice_named = pd.DataFrame({"proposer": [0, 0], "acceptor": [1, 1], "rank": [1, 2]})
+    acceptors = pd.DataFrame({"acceptor": [0, 1], "proposer": [0, 0], "rank": [1, 1]})
+    return tuple(_error_of(lambda: function(pp, acceptors, backend=be, **T))
+                 for function in (cm.stable_marriage, cm.popular_matching)
+                 for pp in (twice_rank, twice_named))
+
+
+def _two_tables(be):
+    """Linked records with every ``unmatched`` option: the pairs come back
+    sorted by (left, right), a sort the GPU path made with ``cupy.lexsort``."""
+    return tuple(cm.b_suitor_matching(TWO_TABLES, b=2, bipartite=True, unmatched=unmatched,
+                                      backend=be)
+                 for unmatched in ("left", "right", "both"))
 
 
 def _nx_maximal(be):
@@ -363,6 +394,8 @@ SAME_AS_CPU = [
                                            cm.popular_matching(*_marriage(), backend=be, **T)),
      {"b_marriage_kernel"}),
     ("blocking-pairs", _blocking, set()),
+    ("marriage-errors", _marriage_errors, set()),
+    ("two-tables-unmatched", _two_tables, {"b_suitor_kernel"}),
     ("networkx-backend", _nx_maximal, {"suitor_kernel"}),
 ]
 

@@ -40,6 +40,7 @@ from .inputs import DEFAULT_WEIGHT, EdgeInput, read_input
 from .output import (host_or_device, masked_values, new_frame, output_weights,
                      take_labels)
 from .renumber import renumber
+from .sort_xp import lexsort_xp
 from .checks import first_true, plain
 from .validation import EMPTY_MESSAGE, _describe_position, edge_problems, problem_error
 
@@ -409,7 +410,7 @@ def linked_pairs_frame(sides: Sides, left, right, weights, unmatched: str = "dro
     right = xp.asarray(right).astype(np.int64, copy=False)
     weights = output_weights(xp.asarray(weights))
     if not ordered and left.shape[0] > 1:
-        order = xp.lexsort(xp.stack([right, left]))
+        order = lexsort_xp([right, left], xp)
         left, right, weights = left[order], right[order], weights[order]
     keep_left = unmatched in ("left", "both")
     keep_right = unmatched in ("right", "both")
