@@ -296,6 +296,13 @@ BAD = {
     "repeated rank": (lambda pp, ap: (pp, ap.assign(rank=[1, 1, 1])),
                       ValueError, r"acceptor_prefs: acceptor 1 gives rank 1 to more than one "
                                   r"proposer \(1 in row 0 and 2 in row 1\)"),
+    # an index of NumPy ints (not a RangeIndex): rows named as plain ints, not np.int64(0)
+    "repeated entry, concatenated index": (
+        lambda pp, ap: (pd.concat([pp, pp.iloc[[0]].assign(rank=9)]), ap),
+        ValueError, r"more than once \(rows 0 and 0\); each list"),
+    "repeated rank, labelled index": (
+        lambda pp, ap: (pp, ap.assign(rank=[1, 1, 1]).set_axis(pd.Index([10, 11, 12]))),
+        ValueError, r"\(1 in row 10 and 2 in row 11\); ranks within"),
     "both empty": (lambda pp, ap: (pp.iloc[:0], ap.iloc[:0]), ValueError, "both empty"),
     "not a frame": (lambda pp, ap: (pp.to_dict(), ap), TypeError,
                     "proposer_prefs must be a cuDF or pandas DataFrame"),
@@ -363,6 +370,9 @@ def test_bad_pairs_for_blocking_pairs():
     pp, ap = _frames()
     with pytest.raises(ValueError, match=r"pairs row 0 \(proposer=2, acceptor=2\) is not a mutually"):
         cm.blocking_pairs(pp, ap, pd.DataFrame({"proposer": [2], "acceptor": [2]}), **CPU)
+    with pytest.raises(ValueError, match=r"pairs row 7 \(proposer=2, acceptor=2\) is not a mutually"):
+        cm.blocking_pairs(pp, ap, pd.DataFrame({"proposer": [2], "acceptor": [2]},
+                                               index=pd.Index([7])), **CPU)
     with pytest.raises(ValueError, match=r"lists the pair \(1, 1\) more than once"):
         cm.blocking_pairs(pp, ap, pd.DataFrame({"proposer": [1, 1], "acceptor": [1, 1]}),
                           proposer_capacity=2, acceptor_capacity=2, **CPU)

@@ -353,16 +353,16 @@ def _raise_duplicates(name, frame, person_col, other_col, rank_col, person, othe
         raise ValueError(
             f"{name}: {person} {_cell(frame, person_col, row)!r} lists {other} "
             f"{_cell(frame, other_col, row)!r} more than once (rows "
-            f"{frame.index[earlier]!r} and {frame.index[row]!r}); each list may name "
-            f"each {other} once")
+            f"{plain(frame.index[earlier])!r} and {plain(frame.index[row])!r}); each list may "
+            f"name each {other} once")
     row, earlier = rank_err
     if row >= 0:
         raise ValueError(
             f"{name}: {person} {_cell(frame, person_col, row)!r} gives rank "
             f"{_cell(frame, rank_col, row)!r} to more than one {other} "
-            f"({_cell(frame, other_col, earlier)!r} in row {frame.index[earlier]!r} and "
-            f"{_cell(frame, other_col, row)!r} in row {frame.index[row]!r}); ranks within "
-            f"one list must be distinct")
+            f"({_cell(frame, other_col, earlier)!r} in row {plain(frame.index[earlier])!r} "
+            f"and {_cell(frame, other_col, row)!r} in row {plain(frame.index[row])!r}); ranks "
+            f"within one list must be distinct")
 
 
 # --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import resolve_backend
-from ..structure.checks import check_launch
+from ..structure.checks import check_launch, plain
 from ..structure.inputs import frame_library
 from ..structure.output import row_ids
 from ..structure.sort_xp import bincount_xp, lexsort_xp
@@ -259,7 +259,7 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
         bad = int(xp.argmin(found))
         who = _label(prep.proposer_labels, mp[bad])
         whom = _label(prep.acceptor_labels, ma[bad])
-        raise ValueError(f"pairs row {matched.index[bad]!r} ({proposer}={who!r}, "
+        raise ValueError(f"pairs row {plain(matched.index[bad])!r} ({proposer}={who!r}, "
                          f"{acceptor}={whom!r}) is not a mutually acceptable pair: both must "
                          f"rank each other")
     entries = order[at]
