@@ -430,6 +430,11 @@ def test_bad_row_label_is_the_index_label_not_the_position():
                          index=[70, 80, 90])
     with pytest.raises(ValueError, match=r"'weight'.*\b1\b.*\b80\b"):
         cm.suitor_matching(frame, backend="cpu")
+    # the label as a plain int (an index of NumPy ints read 'row np.int64(80)')
+    with pytest.raises(ValueError, match=r"first is row 80 \(src=1, dst=2, weight=-1\.0\)"):
+        cm.suitor_matching(frame, backend="cpu")
+    with pytest.raises(ValueError, match=r"first is row 80 \(src=1, dst=2, weight=inf\)"):
+        cm.assignment(frame.assign(weight=[1.0, np.inf, 2.0]), backend="cpu")
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)

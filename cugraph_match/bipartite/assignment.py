@@ -29,7 +29,7 @@ from ..structure.backend import resolve_backend
 from ..structure.inputs import frame_library
 from ..structure.output import output_weights
 from ..structure.renumber import renumber
-from ..structure.checks import first_true, not_numbers, plain
+from ..structure.checks import describe_row, first_true, not_numbers, plain
 from ..structure.validation import null_or_nan, object_weight_dtype
 from . import assignment_cpu as K
 
@@ -199,14 +199,6 @@ class Candidates:
     columns: tuple[str, str, str]
 
 
-def _describe(frame, position: int, cols) -> str:
-    row = frame[list(cols)].iloc[position:position + 1]
-    if hasattr(row, "to_pandas"):
-        row = row.to_pandas()
-    values = ", ".join(f"{c}={plain(row[c].iloc[0])!r}" for c in cols)
-    return f"row {row.index[0]!r} ({values})"
-
-
 def _host(values) -> np.ndarray:
     """A column's values on the host (``.get()`` for device arrays)."""
     if hasattr(values, "to_numpy"):
@@ -224,8 +216,8 @@ def _weight_values(frame, col: str, cols) -> np.ndarray:
         bad = not_numbers(w)
         if int(bad.sum()):
             raise TypeError(f"weight column {col!r} has {int(bad.sum())} non-numeric "
-                            f"value(s); first is {_describe(frame, first_true(bad), cols)}")
-        dtype = object_weight_dtype(w, lambda mask: _describe(frame, first_true(mask), cols),
+                            f"value(s); first is {describe_row(frame, first_true(bad), cols)}")
+        dtype = object_weight_dtype(w, lambda mask: describe_row(frame, first_true(mask), cols),
                                     col)
         w = w.astype(dtype)
         kind = dtype.kind
@@ -235,7 +227,7 @@ def _weight_values(frame, col: str, cols) -> np.ndarray:
     nulls = null_or_nan(w)
     if int(nulls.sum()):
         raise ValueError(f"weight column {col!r} has {int(nulls.sum())} null/NaN value(s); "
-                         f"first is {_describe(frame, first_true(nulls), cols)}")
+                         f"first is {describe_row(frame, first_true(nulls), cols)}")
     if not isinstance(w.dtype, np.dtype):  # nullable extension dtypes, null-free now
         w = w.astype(getattr(w.dtype, "numpy_dtype", np.float64))
     values = _host(w)
@@ -243,7 +235,7 @@ def _weight_values(frame, col: str, cols) -> np.ndarray:
         infinite = ~np.isfinite(values)
         if infinite.any():
             raise ValueError(f"weight column {col!r} has {int(infinite.sum())} infinite "
-                             f"value(s); first is {_describe(frame, first_true(infinite), cols)}"
+                             f"value(s); first is {describe_row(frame, first_true(infinite), cols)}"
                              f"; leave a pair that may not be linked out of the edge list")
         if values.dtype not in (np.float32, np.float64):
             values = values.astype(np.float64)
@@ -286,7 +278,7 @@ def _candidates(frame, source, destination, weight) -> Candidates:
         nulls = null_or_nan(frame[col])
         if int(nulls.sum()):
             raise ValueError(f"column {col!r} has {int(nulls.sum())} null id(s); first is "
-                             f"{_describe(frame, first_true(nulls), cols)}")
+                             f"{describe_row(frame, first_true(nulls), cols)}")
     weights = _weight_values(frame, weight, cols) if has_weight else None
     (left,), left_labels = renumber([frame[source]], lib, np, f"source ids ({source!r})")
     (right,), right_labels = renumber([frame[destination]], lib, np,

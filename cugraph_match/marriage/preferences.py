@@ -49,8 +49,8 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import Backend, resolve_backend, series_values, to_backend
-from ..structure.checks import (capacity_scalar, capacity_series, first_true, not_numbers,
-                                plain, require_unique_columns)
+from ..structure.checks import (capacity_scalar, capacity_series, describe_row, first_true,
+                                not_numbers, plain, require_unique_columns)
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
@@ -219,7 +219,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(nulls.sum())
         if n_bad:
             raise ValueError(f"{name} column {col!r} has {n_bad} null value(s); first is "
-                             f"{_describe(frame, first_true(nulls), (person, other, rank))}")
+                             f"{describe_row(frame, first_true(nulls), (person, other, rank))}")
     r = frame[rank]
     kind = getattr(r.dtype, "kind", None)
     if kind == "O":
@@ -227,7 +227,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(bad.sum())
         if n_bad:
             raise TypeError(f"{name} rank column {rank!r} has {n_bad} non-numeric value(s); "
-                            f"first is {_describe(frame, first_true(bad), (person, other, rank))}")
+                            f"first is {describe_row(frame, first_true(bad), (person, other, rank))}")
     elif kind not in ("i", "u", "f"):
         raise TypeError(f"{name} rank column {rank!r} must be numeric (integer or float), "
                         f"got dtype {r.dtype}")
@@ -236,16 +236,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(infinite.sum())
         if n_bad:
             raise ValueError(f"{name} rank column {rank!r} has {n_bad} infinite value(s); first "
-                             f"is {_describe(frame, first_true(infinite), (person, other, rank))}")
-
-
-def _describe(frame, position: int, cols) -> str:
-    """'row <label> (col=value, ...)' for the row at ``position``."""
-    row = frame[list(cols)].iloc[position:position + 1]
-    if hasattr(row, "to_pandas"):
-        row = row.to_pandas()
-    values = ", ".join(f"{c}={plain(row[c].iloc[0])!r}" for c in cols)
-    return f"row {row.index[0]!r} ({values})"
+                             f"is {describe_row(frame, first_true(infinite), (person, other, rank))}")
 
 
 def _cell(frame, col: str, position: int):
@@ -499,9 +490,9 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
     null_ids = frame[id_col].isna()
     if int(null_ids.sum()):
         raise ValueError(f"{name}: {int(null_ids.sum())} null {side} id(s); first is "
-                         f"{_describe(frame, first_true(null_ids), (id_col, CAPACITY))}")
+                         f"{describe_row(frame, first_true(null_ids), (id_col, CAPACITY))}")
     def where(mask) -> str:
-        return _describe(frame, first_true(mask), (id_col, CAPACITY))
+        return describe_row(frame, first_true(mask), (id_col, CAPACITY))
 
     frame = frame.assign(**{CAPACITY: capacity_series(frame[CAPACITY], name, where)})
     repeated = frame[id_col].duplicated()

@@ -26,6 +26,16 @@ def plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def describe_row(frame, position: int, cols) -> str:
+    """'row <label> (col=value, ...)' for the row at ``position`` of a pandas
+    or cuDF frame, labels and values as plain Python values."""
+    row = frame[list(cols)].iloc[position:position + 1]
+    if hasattr(row, "to_pandas"):
+        row = row.to_pandas()
+    values = ", ".join(f"{c}={plain(row[c].iloc[0])!r}" for c in cols)
+    return f"row {plain(row.index[0])!r} ({values})"
+
+
 def first_true(mask) -> int:
     """Position of the first True of a boolean Series or array (pandas, cuDF, NumPy, CuPy)."""
     values = mask.to_numpy() if hasattr(mask, "to_numpy") else mask

@@ -18,19 +18,14 @@ import numpy as np
 import pandas as pd
 
 from . import pipeline_cpu as host
-from .checks import first_true, not_numbers, plain
+from .checks import describe_row, first_true, not_numbers
 from .inputs import EdgeInput
 
 
 def _describe_position(edges: EdgeInput, position: int) -> str:
     """'row <label> (src=…, dst=…, weight=…)' for the row at ``position``."""
-    frame = edges.frame
     cols = [c for c in (edges.source, edges.destination, edges.weight) if c is not None]
-    bad = frame[cols].iloc[position:position + 1]
-    if hasattr(bad, "to_pandas"):
-        bad = bad.to_pandas()
-    values = ", ".join(f"{c}={plain(bad[c].iloc[0])!r}" for c in cols)
-    return f"row {bad.index[0]!r} ({values})"
+    return describe_row(edges.frame, position, cols)
 
 
 def null_or_nan(series):
