@@ -519,6 +519,22 @@ def test_coarsening_that_overflows_float64_is_refused_clearly():
 def test_matching_weight_of_edges_near_1e308():
     edges = pd.DataFrame({"src": [0], "dst": [1], "weight": [1.5e308]})
     assert cm.matching_weight(cm.suitor_matching(edges, **CPU)) == 1.5e308
+    # ROMA's report summed each edge twice: inf where the matching weighs 1.7e308
+    edges = pd.DataFrame({"src": [0, 2], "dst": [1, 3], "weight": [1.7e308, 1e300]})
+    result, info = cm.roma_matching(edges, return_info=True, **CPU)
+    assert info.start_weight == info.weight == cm.matching_weight(result)
+    assert info.weight == pytest.approx(1.7e308 + 1e300, rel=1e-15)
+
+
+@pytest.mark.parametrize("dtype,top", [(np.uint64, 2**64 - 1), (np.int64, 2**63 - 1),
+                                       ("Int64", 2**63 - 1), ("UInt64", 2**64 - 1)])
+def test_matching_weight_of_integer_weights_at_the_top_of_their_dtype(dtype, top):
+    """Summed in the weights' dtype, an edge counted twice wrapped: uint64
+    2**64 - 1 came out 2**63 - 1 and int64 2**63 - 1 came out -1.0."""
+    values = np.array([top, top, 1, 1], dtype=np.uint64 if top > 2**63 else np.int64)
+    matching = pd.DataFrame({"vertex": [0, 1, 2, 3], "mate": [1, 0, 3, 2],
+                             "weight": pd.Series(values).astype(dtype)})
+    assert cm.matching_weight(matching) == float(top) + 1.0
 
 
 @pytest.mark.cudasim

@@ -39,10 +39,19 @@ def matching_weight(matching) -> float:
         weights = weights.astype(np.float64)
     elif kind not in "iuf":
         raise TypeError(f"matching column 'weight' must be numeric, got dtype {weights.dtype}")
+    # in float64: integer sums wrap (two uint64 2**64 - 1 made 2**64 - 2)
+    return half_of_doubled_sum(weights.astype(np.float64))
+
+
+def half_of_doubled_sum(weights) -> float:
+    """Half the sum of ``weights`` (a Series or a NumPy/CuPy array) in which
+    every matched edge's weight appears twice, once per end: the weight of
+    the matching.  Each edge is counted twice, so 2w may overflow where w
+    does not: the halves are summed then."""
     with np.errstate(over="ignore"):
         total = float(weights.sum())
-    if math.isinf(total):  # each edge is counted twice: 2w may overflow where w does not
-        return float((weights.astype(np.float64) / 2.0).sum())
+    if math.isinf(total):
+        return float((weights / 2.0).sum())
     return total / 2.0
 
 

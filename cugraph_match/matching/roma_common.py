@@ -12,6 +12,7 @@ import numpy as np
 
 from ..structure.checks import numpy_seed, plain, require_vertex_frame
 from ..structure.progress import log_step, progress_enabled
+from .properties import half_of_doubled_sum
 
 #: Integer weights above this in magnitude are refused: gains are computed in
 #: float64, which holds every integer only up to 2**53, and a rounded gain could
@@ -114,7 +115,7 @@ def run_phases(run, orders, phases: int, info: RomaInfo, vertices: int, edges: i
         info.attempts.append(int(attempts))
         if progress_enabled():
             log_step("roma phase", phase, vertices, edges, info.phase_seconds[-1],
-                     flips=int(flips), weight=float(mw.sum()) / 2.0)
+                     flips=int(flips), weight=half_of_doubled_sum(mw))
         if flips == 0:
             info.converged = True
             break

@@ -16,6 +16,7 @@ from ..structure.backend import Backend, resolve_backend, to_backend
 from ..structure.checks import plain, require_unique_ids
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
+from .properties import half_of_doubled_sum
 from .roma_common import (RomaInfo, launch_threads, phase_orders, require_symmetric, run_phases,
                           start_name, too_large)
 
@@ -245,7 +246,7 @@ def roma_complete(problem: CompleteProblem, initial, phases, threshold, seed, th
     matrix, points, n = problem.matrix, problem.points, problem.n
     mw = _dense_mate_weights_xp(problem, mate) if gpu else \
         cpu.dense_mate_weights(matrix, points, n, mate)
-    info = RomaInfo(start_weight=float(mw.sum()) / 2.0,
+    info = RomaInfo(start_weight=half_of_doubled_sum(mw),
                     start_seconds=time.perf_counter() - clock)
     if gpu:
         from .roma_gpu import dense_phase_gpu
@@ -259,7 +260,7 @@ def roma_complete(problem: CompleteProblem, initial, phases, threshold, seed, th
                                              float(threshold)),) * 2
     run_phases(run, None if gpu else phase_orders(seed, problem.size), phases, info, n,
                n * (n - 1) // 2, mw)
-    info.weight = float(mw.sum()) / 2.0
+    info.weight = half_of_doubled_sum(mw)
     real = mate[:n]
     real = xp.where(real >= n, -1, real)  # the padding vertex's partner stays unmatched
     lib = problem.frame_lib

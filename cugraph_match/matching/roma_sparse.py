@@ -17,6 +17,7 @@ from ..structure.inputs import frame_library
 from ..structure.bipartite import linked_pairs_of_mates
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
+from .properties import half_of_doubled_sum
 from .roma_common import RomaInfo, launch_threads, phase_orders, require_symmetric, run_phases, \
     start_name, too_large
 
@@ -128,7 +129,7 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
     threads = launch_threads(threads_per_block, SPARSE_THREADS, False)
     clock = time.perf_counter()
     mate, mw = _sparse_start(g, initial)
-    info = RomaInfo(start_weight=float(mw.sum()) / 2.0,
+    info = RomaInfo(start_weight=half_of_doubled_sum(mw),
                     start_seconds=time.perf_counter() - clock)
     n = g.num_vertices
     if phases and g.num_edges:
@@ -158,7 +159,7 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
         run_phases(run, orders, phases, info, n, g.num_edges, mw)
     elif phases:
         info.flips, info.attempts, info.phase_seconds, info.converged = [0], [0], [0.0], True
-    info.weight = float(mw.sum()) / 2.0
+    info.weight = half_of_doubled_sum(mw)
     w = g.edges.w
     out = np.float32 if w is None or w.dtype == np.float32 else np.float64
     if g.bipartite:
