@@ -210,16 +210,17 @@ class PreparedPreferences:
 
 def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
     """Columns present (once each), no null id or rank, ranks numeric and finite."""
-    require_unique_columns(frame, (person, other, rank), name)
-    for col in (person, other, rank):
+    cols = (person, other, rank)
+    require_unique_columns(frame, cols, name)
+    for col in cols:
         if col not in frame.columns:
             raise ValueError(f"{name} has no column {col!r}; its columns are {list(frame.columns)}")
-    for col in (person, other, rank):
+    for col in cols:
         nulls = frame[col].isna()
         n_bad = int(nulls.sum())
         if n_bad:
             raise ValueError(f"{name} column {col!r} has {n_bad} null value(s); first is "
-                             f"{describe_row(frame, first_true(nulls), (person, other, rank))}")
+                             f"{describe_row(frame, first_true(nulls), cols)}")
     r = frame[rank]
     kind = getattr(r.dtype, "kind", None)
     if kind == "O":
@@ -227,7 +228,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(bad.sum())
         if n_bad:
             raise TypeError(f"{name} rank column {rank!r} has {n_bad} non-numeric value(s); "
-                            f"first is {describe_row(frame, first_true(bad), (person, other, rank))}")
+                            f"first is {describe_row(frame, first_true(bad), cols)}")
     elif kind not in ("i", "u", "f"):
         raise TypeError(f"{name} rank column {rank!r} must be numeric (integer or float), "
                         f"got dtype {r.dtype}")
@@ -236,7 +237,7 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         n_bad = int(infinite.sum())
         if n_bad:
             raise ValueError(f"{name} rank column {rank!r} has {n_bad} infinite value(s); first "
-                             f"is {describe_row(frame, first_true(infinite), (person, other, rank))}")
+                             f"is {describe_row(frame, first_true(infinite), cols)}")
 
 
 def _cell(frame, col: str, position: int):
