@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -71,10 +72,17 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _check_writable(path: str) -> bool:
-    """Fail at once, before the work, when ``--output`` cannot be written; an
-    existing file is not truncated yet.  True when the file was created here."""
-    existed = Path(path).exists()
+def _check_writable(path: str, source: str | None) -> bool:
+    """Fail at once, before the work, when ``--output`` cannot be written or
+    is the input ``--file`` (by any name: writing it would destroy the
+    input); an existing file is not truncated yet.  True when the file was
+    created here."""
+    if not path:
+        raise OSError("--output is an empty path; name the CSV file to write")
+    existed = os.path.lexists(path)  # a dangling link exists: its target is not ours
+    if source and existed and os.path.exists(path) and os.path.samefile(path, source):
+        raise OSError(f"--output {path} is the input --file {source}; writing the matching "
+                      f"there would destroy the input: name another file")
     try:
         with open(path, "a"):
             pass
@@ -91,7 +99,7 @@ def _run(args) -> int:
         edges, vertices = datasets.read_graph(args.file, max_isolated=args.max_isolated)
         name = args.file
     backend = resolve_backend(args.backend)
-    created = _check_writable(args.output) if args.output else False
+    created = _check_writable(args.output, args.file) if args.output is not None else False
     try:
         algorithm = ALGORITHMS[args.algorithm]
 
@@ -117,8 +125,12 @@ def _run(args) -> int:
         print(f"weight       {matching_weight(matching):.6g}")
         print(f"time         {elapsed * 1e3:.2f} ms (after one warm-up run)")
         print(f"valid        {'yes' if valid else 'NO'} (a maximal matching of the input)")
-        if args.output:
-            matching.to_csv(args.output, index=False)
+        if args.output is not None:
+            try:
+                matching.to_csv(args.output, index=False)
+            except OSError as err:
+                raise OSError(f"cannot write --output {args.output}: "
+                              f"{err.strerror or err}") from None
             print(f"written      {args.output}")
     except BaseException:
         if created:  # leave no empty file behind

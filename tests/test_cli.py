@@ -30,7 +30,13 @@ MM = "%%MatrixMarket matrix coordinate"
 
 # name, file content, what the one-line message must say
 BAD_FILES = [
-    ("binary.bin", bytes(range(256)) * 4, r"binary.bin, line 1: is not UTF-8 text: a binary file"),
+    # lines 1-2 hold ASCII control bytes only (a newline and a carriage return end
+    # them); line 3 holds the first byte above 0x7f
+    ("binary.bin", bytes(range(1, 256)) * 4, r"binary.bin, line 3: is not UTF-8 text \(a binary"),
+    ("zeros.bin", bytes(range(256)) * 4, r"zeros.bin, line 1: holds NUL bytes: a binary file"),
+    # Latin-1 text far into the file: the line itself, not the start of its 8 KiB chunk
+    ("latin1.txt", b"1 2 3\n2 3 5\n" * 1500 + b"caf\xe9 b 3\n",
+     r"latin1.txt, line 3001: is not UTF-8 text .*save it as UTF-8"),
     ("nul.txt", b"1 2\n3\x004\n", r"nul.txt, line 2: holds NUL bytes"),
     ("bad.gz", b"\x1f\x8b\x08\x00garbage", r"bad.gz: cannot be decompressed"),
     ("g.bz2", b"BZh91AY&SY" + b"\x00" * 20, r"g.bz2 is bzip2-compressed; decompress it first"),
@@ -80,6 +86,22 @@ BAD_FILES = [
     ("empty_dst.csv", b"1,2,5\n2,,3\n3,4,1\n",
      r"empty_dst.csv, line 2: the second \(destination\) vertex id is empty: '2,,3'"),
     ("empty_dst_of_pair.csv", b"1,2\n3,\n", r"line 2: the second \(destination\) vertex id"),
+    # integer weights a frame of the same numbers refuses were rounded to float64 ties
+    ("mixed_53.txt", b"1 2 9007199254740993\n2 3 9007199254740992\n5 6 0.5\n",
+     r"mixed_53.txt, line 1: integer weight '9007199254740993' is beyond 2\*\*53 beside "
+     r"floating-point weights \(line 3: '0.5'\)"),
+    ("past_64.txt", b"1 2 18446744073709551617\n2 3 18446744073709551616\n",
+     r"past_64.txt, line 1: weight '18446744073709551617' is outside the 64-bit integer range"),
+    ("signed_64.txt", b"1 2 18446744073709551615\n2 3 -1\n",
+     r"signed_64.txt, line 2: weight '-1' is negative beside weights past 2\*\*63 - 1"),
+    ("infinite.txt", b"1 2 3\n2 3 1e400\n", r"infinite.txt, line 2: weight '1e400' is not a "
+                                              r"finite number"),
+    ("long_weight.txt", b"1 2 " + b"9" * 100_000 + b"x\n",
+     r"line 1: weight '9{40}'\.\.\. \(100,001 chars\) is not a number$"),
+    # another separator: every line one field, read as isolated vertices
+    ("semicolons.csv", b"1;2;3\n2;3;5\n", r"semicolons.csv, line 1: no line holds an edge, and "
+                                             r"this one holds ';'"),
+    ("pipes.txt", b"1|2|3\n", r"pipes.txt, line 1: no line holds an edge, and this one holds '\|'"),
 ]
 
 
@@ -129,6 +151,23 @@ def test_a_missing_file_and_a_directory(tmp_path, capsys):
         read_graph(tmp_path / "nope.mtx")
     with pytest.raises(IsADirectoryError):
         read_graph(tmp_path)
+
+
+def test_the_output_is_never_the_input(tmp_path, capsys):
+    """``--output`` naming the input file (by any name) overwrote the input
+    with the matching and exited 0."""
+    path = tmp_path / "g.txt"
+    path.write_text("1 2 3\n2 3 5\n3 4 3\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(path)
+    for output in (str(path), str(tmp_path / "." / "g.txt"), str(link)):
+        status, out, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                            "--output", output])
+        assert_one_line_error(status, err, r"--output .* is the input --file .*would destroy")
+        assert out == ""
+    assert path.read_text() == "1 2 3\n2 3 5\n3 4 3\n"
+    status, _, err = run_cli(capsys, ["match", "--file", str(path), "--output", ""])
+    assert_one_line_error(status, err, r"--output is an empty path")
 
 
 def test_an_unwritable_output_fails_before_the_work(tmp_path, capsys):

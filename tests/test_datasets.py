@@ -177,6 +177,39 @@ def test_read_int_edge_list_with_isolated_and_partial_weights(tmp_path):
     assert vertices.dtype == np.int64
 
 
+@pytest.mark.parametrize("text,dtype,ids", [
+    # past int64: uint64 as a frame holds them (they were strings, ordered as text)
+    ("5 9\n5 10\n18446744073709551615 7\n", np.uint64, [5, 7, 9, 10, 2**64 - 1]),
+    # negative beside past 2**63 - 1, or past 2**64: Python ints
+    ("-1 9\n18446744073709551615 7\n", object, [-1, 7, 9, 2**64 - 1]),
+    ("1 99999999999999999999999\n", object, [1, 99999999999999999999999]),
+    # '3.0' is the vertex 3, as in a float64 frame (it was a vertex '3.0' beside '3')
+    ("1 2\n2 3.0\n3 4\n", np.float64, [1.0, 2.0, 3.0, 4.0]),
+    # digits only: '1_0' is a word, not the vertex 10 (Python's int() reads it so)
+    ("1_0 10\n", str, ["10", "1_0"]),
+])
+def test_read_numeric_ids_as_a_frame_holds_them(tmp_path, text, dtype, ids):
+    edges, vertices = read_graph(write(tmp_path, text, name="g.txt"))
+    assert vertices.tolist() == ids
+    if dtype is str:  # words: strings (object or pandas' str dtype)
+        assert pd.api.types.is_string_dtype(vertices.dtype)
+    else:
+        assert edges["src"].dtype == np.dtype(dtype) and vertices.dtype == np.dtype(dtype)
+    frame = pd.DataFrame({c: pd.Series(edges[c].tolist(), dtype=edges[c].dtype)
+                          for c in ("src", "dst")})
+    pd.testing.assert_frame_equal(cm.suitor_matching(edges, backend="cpu"),
+                                  cm.suitor_matching(frame, backend="cpu"))
+
+
+def test_read_integer_weights_exactly(tmp_path):
+    """Integer weights past 2**53 keep their order (uint64 past 2**63 - 1)."""
+    edges, _ = read_graph(write(tmp_path, "1 2 18446744073709551615\n"
+                                          "2 3 18446744073709551614\n", name="g.txt"))
+    assert edges["weight"].dtype == np.uint64
+    assert edges["weight"].tolist() == [2**64 - 1, 2**64 - 2]
+    assert cm.suitor_matching(edges, backend="cpu")["mate"].tolist()[:2] == [2, 1]
+
+
 # --------------------------------------------------------------------------
 # read_graph on the cuGraph test files
 # --------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -57,8 +59,12 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
     edges : pandas.DataFrame
         ``src | dst`` and, when the file has weights, ``weight``: float64 for
         a ``real`` MatrixMarket file; for an ``integer`` one and an edge list,
-        int64 when every weight is an integer (exact at any size, as integer
-        weights are), float64 otherwise.
+        int64 when every weight is an integer (uint64 past 2**63 - 1; exact
+        at any size, as integer weights are), float64 otherwise.  An edge
+        list's ids are held as a frame of the same numbers holds them: int64,
+        uint64 past 2**63 - 1, Python ints beyond both, float64 when one is
+        written with a fraction or an exponent ('3.0' is the vertex 3);
+        strings when any id is not a number.
     vertices : pandas.Series
         Every vertex the file declares, isolated ones included, sorted.  Pass
         it on as ``cm.Graph(edges, vertices=vertices)`` to keep them.
@@ -72,14 +78,19 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
         compressed content other than gzip, a MatrixMarket banner or size
         line that is not one, ``array`` (dense) or ``complex`` files, an
         entry outside the declared size, fewer or more entries than
-        declared, a weight that is not a number, a size line declaring more
-        isolated vertices than ``max_isolated``.
+        declared, a weight that is not a finite number, an integer weight
+        that no 64-bit integer type holds, or one past 2**53 beside
+        floating-point weights (float64 would round it: a frame of the same
+        numbers is refused alike), a size line declaring more isolated
+        vertices than ``max_isolated``, a file of single-field lines holding
+        ';' or '|' (another separator than whitespace or commas).
 
     Notes
     -----
-    A first line whose fields are all words, followed by lines of integer
+    A first line whose fields are all words, followed by lines of numeric
     ids, is a header (``src,dst,weight``) and is skipped.  Extra fields after
-    the weight are ignored.
+    the weight are ignored; in an edge list with weights, a line without one
+    weighs 1.  Numbers are ASCII digits (``1_0`` is a word, not 10).
     """
     path = Path(path)
     if max_isolated is not None and (isinstance(max_isolated, bool)
@@ -102,12 +113,19 @@ def _open_text(path: Path):
     if head.startswith(b"\x1f\x8b"):
         # utf-8-sig: a leading byte-order mark is dropped, so it cannot hide
         # the MatrixMarket banner or become part of the first id
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig",
+                                errors="surrogateescape")
     for magic, kind in _COMPRESSED.items():
         if head.startswith(magic):
             raise ValueError(f"{path} is {kind}-compressed; decompress it first (gzip is read "
                              f"as it is)")
-    return path.open("r", encoding="utf-8-sig")
+    # bytes that are not UTF-8 become lone surrogates, found line by line
+    # (a decoding error names no line: the text is decoded in 8 KiB chunks)
+    return path.open("r", encoding="utf-8-sig", errors="surrogateescape")
+
+
+# what errors="surrogateescape" makes of bytes that are not UTF-8
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 
 class _Lines:
@@ -126,10 +144,10 @@ class _Lines:
                 if "\x00" in line:
                     raise ValueError(self.error("holds NUL bytes: a binary file, not a graph "
                                                 "file"))
+                if _NOT_UTF8.search(line):
+                    raise ValueError(self.error("is not UTF-8 text (a binary file, or text in "
+                                                "another encoding: save it as UTF-8)"))
                 yield line
-        except UnicodeDecodeError:
-            raise ValueError(self.error("is not UTF-8 text: a binary file, not a graph file",
-                                        self.number + 1)) from None
         except (EOFError, OSError, gzip.BadGzipFile) as err:
             raise ValueError(f"{self.path}: cannot be decompressed ({err})") from None
 
@@ -223,6 +241,27 @@ def _as_int(text: str) -> int | None:
         return None
 
 
+# Numbers as a data file writes them: ASCII digits only (Python's int() and
+# float() also take '1_0' and other scripts' digits, which would merge '1_0'
+# with '10').
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# (no two parts can take the same digits: a 100,000-digit field backtracked for minutes)
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|"
+                    r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+
+def _number(text: str) -> int | float | None:
+    """The int or float a field writes, or None for any other text."""
+    try:
+        if _INTEGER.fullmatch(text):
+            return int(text)
+        if _FLOAT.fullmatch(text):
+            return float(text)
+    except ValueError:  # past Python's 4,300 digits for int(): no id or weight
+        pass
+    return None
+
+
 def _matrix_market(path, banner, size, rows, numbers, max_isolated):
     field, _ = banner
     if size is None:
@@ -305,35 +344,98 @@ def _edge_list(path, rows, numbers):
     pairs = [r for r in rows if len(r) >= 2]
     pair_lines = [number for r, number in zip(rows, numbers) if len(r) >= 2]
     isolated = [r[0] for r in rows if len(r) == 1]
-    frame = pd.DataFrame({"src": pd.Series([r[0] for r in pairs], dtype=object),
-                          "dst": pd.Series([r[1] for r in pairs], dtype=object)})
+    if not pairs:
+        _refuse_other_separators(path, rows, numbers)
+    texts = [r[0] for r in pairs] + [r[1] for r in pairs] + isolated
+    ids = _id_column(texts)
+    m = len(pairs)
+    frame = pd.DataFrame({"src": ids.iloc[:m].reset_index(drop=True),
+                          "dst": ids.iloc[m:2 * m].reset_index(drop=True)})
     if any(len(r) >= 3 for r in pairs):
-        frame["weight"] = _weight_column(path, [r[2] if len(r) > 2 else "1" for r in pairs],
-                                         pair_lines)
-    ids = pd.concat([frame["src"], frame["dst"], pd.Series(isolated, dtype=object)],
-                    ignore_index=True)
-    if ids.map(_is_int64).all():
-        frame["src"] = frame["src"].astype(np.int64)
-        frame["dst"] = frame["dst"].astype(np.int64)
-        ids = ids.astype(np.int64)
+        frame["weight"] = _edge_list_weights(path, [r[2] if len(r) > 2 else "1" for r in pairs],
+                                             pair_lines)
     vertices = ids.drop_duplicates().sort_values().reset_index(drop=True)
     return frame, vertices
 
 
+def _id_column(texts: list) -> pd.Series:
+    """The ids as the same data in a frame would hold them: integers as int64,
+    uint64 past 2**63 - 1 (none negative), or Python ints beyond both; numbers
+    with a fraction or exponent as float64 ('3.0' is the vertex 3); any other
+    text makes every id a string (a file of word ids)."""
+    values = [_number(t) for t in texts]
+    if values and all(isinstance(v, int) for v in values):
+        low, high = min(values), max(values)
+        if -2**63 <= low and high < 2**63:
+            return pd.Series(values, dtype=np.int64)
+        if low >= 0 and high < 2**64:
+            return pd.Series(values, dtype=np.uint64)
+        return pd.Series(values, dtype=object)
+    if values and all(v is not None and math.isfinite(v) for v in values):
+        return pd.Series(values, dtype=np.float64)
+    return pd.Series(texts, dtype=object)
+
+
+def _edge_list_weights(path, texts, numbers) -> pd.Series:
+    """An edge list's weights, read exactly as a frame of the same numbers
+    is: integers only as int64 (uint64 past 2**63 - 1), floats or floats
+    beside integers up to 2**53 as float64; an integer that neither holds
+    exactly is refused, naming its line."""
+    values = [_number(t) for t in texts]
+    for at, value in enumerate(values):
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is not a "
+                             f"number")
+        if isinstance(value, float) and math.isinf(value):
+            raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is not a "
+                             f"finite number")
+    integers = [at for at, v in enumerate(values) if isinstance(v, int)]
+    outside = [at for at in integers if not -2**63 <= values[at] < 2**64]
+    if outside:
+        at = outside[0]
+        raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is outside "
+                         f"the 64-bit integer range (int64, or uint64 up to 2**64 - 1)")
+    if len(integers) == len(values):
+        if all(values[at] < 2**63 for at in integers):
+            return pd.Series(values, dtype=np.int64)
+        negative = [at for at in integers if values[at] < 0]
+        if negative:
+            at = negative[0]
+            raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is "
+                             f"negative beside weights past 2**63 - 1 (no one 64-bit integer "
+                             f"type holds both)")
+        return pd.Series(values, dtype=np.uint64)
+    inexact = [at for at in integers if not -2**53 <= values[at] <= 2**53]
+    if inexact:
+        at = inexact[0]
+        floating = next(i for i, v in enumerate(values) if isinstance(v, float))
+        raise ValueError(f"{path}, line {numbers[at]}: integer weight {_shown(texts[at])} is "
+                         f"beyond 2**53 beside floating-point weights (line "
+                         f"{numbers[floating]}: {_shown(texts[floating])}), and float64 cannot "
+                         f"order it exactly; write every weight as an integer (read exactly "
+                         f"as int64 or uint64)")
+    return pd.Series(values, dtype=np.float64)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A field for a message, cut short: a 1 MB field made a 1 MB error line."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} chars)"
+
+
+def _refuse_other_separators(path, rows, numbers) -> None:
+    """A file of single-field lines declares isolated vertices only; one that
+    holds ';' or '|' was written with another separator than whitespace or
+    commas, and is refused rather than read as vertices without edges."""
+    for fields, number in zip(rows, numbers):
+        other = next((c for c in ";|" if c in fields[0]), None)
+        if other is not None:
+            raise ValueError(f"{path}, line {number}: no line holds an edge, and this one "
+                             f"holds {other!r}: fields are separated by whitespace or commas "
+                             f"({_shown(fields[0])} would be one isolated vertex)")
+
+
 def _is_header(rows) -> bool:
     """The first line is a header (``src,dst,weight``): words only, above lines
-    whose ids are all integers (in a file of word ids it is an edge)."""
-    return all(_as_number(f) is None for f in rows[0]) and \
-        all(_is_int64(f) for r in rows[1:] for f in r[:2])
-
-
-def _as_number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def _is_int64(text) -> bool:
-    value = _as_int(text) if isinstance(text, str) else None
-    return value is not None and -2**63 <= value < 2**63
+    whose ids are all numbers (in a file of word ids it is an edge)."""
+    return all(_number(f) is None for f in rows[0]) and \
+        all(_number(f) is not None for r in rows[1:] for f in r[:2])
