@@ -256,6 +256,22 @@ def test_weights_at_the_ends_of_float64_give_the_unscaled_result(client, algorit
         pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+def test_weights_spanning_more_than_float64_keep_every_edge(client, algorithm):
+    """Weights 1e-300 beside 1.7e308: the rescaling by the largest took the
+    small ones to 0.0, and the finish on one worker refused the coarse edges
+    as zero weights of the caller's; they now stay float64's least, and the
+    call gives one machine's Q."""
+    edges = pd.DataFrame({"src": [0, 0, 1, 3, 3, 4, 2], "dst": [1, 2, 2, 4, 5, 5, 3],
+                          "weight": [1e-300] * 6 + [1.7e308]})
+    run = getattr(cm, algorithm)
+    parts, q = run(dd.from_pandas(edges, npartitions=2))
+    parts = parts.compute()
+    assert parts["vertex"].tolist() == list(range(6))
+    assert q == pytest.approx(run(edges, backend="cpu")[1], abs=1e-12)
+    assert q == pytest.approx(cm.modularity(edges, parts), abs=1e-12)
+
+
 def test_a_negative_seed_is_taken_modulo_2_64_as_on_one_machine(client,
                                                                 every_level_distributed):
     """One machine takes seed -5 as 2**64 - 5; the Dask path crashed in

@@ -353,7 +353,12 @@ def start(gid: str, first: int, gpu: bool = False, exponent: int = 0) -> dict:
         if pref.weight_of_key is not None else np.ones(part.keys, dtype=np.float64)
     loop = part.loop.astype(np.float64) if part.loop is not None else np.zeros(n, np.float64)
     if exponent:
-        table, loop = np.ldexp(table, -exponent), np.ldexp(loop, -exponent)
+        # a weight the scale takes below float64's least (1e-300 beside 1e308)
+        # stays the least: a coarse edge of it must stay positive, as the next
+        # level's build and the finish on one worker refuse a zero weight
+        least = np.finfo(np.float64).smallest_subnormal
+        table = np.maximum(np.ldexp(table, -exponent), least)
+        loop = np.where(loop > 0, np.maximum(np.ldexp(loop, -exponent), least), 0.0)
     degree = owned_degrees(pref.offsets, pref.keys, table, loop, part.own_lo, part.own_hi)
     community = np.full(n, -1, dtype=np.int64)
     n_own = part.own_hi - part.own_lo
