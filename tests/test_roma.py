@@ -349,7 +349,7 @@ def test_integer_weights_beyond_float64_refused():
     edges = pd.DataFrame({"src": [0, 0, 1], "dst": [1, 2, 3],
                           "weight": np.array(big, dtype=np.int64)})
     with pytest.raises(ValueError, match=r"weight column 'weight' has 3 integer value\(s\) "
-                                         r"above 2\*\*53 .*first is row 0 "
+                                         r"above 2\*\*51 .*first is row 0 "
                                          r"\(1729382256910270659\)"):
         cm.roma_matching(edges, backend="cpu")
     nullable = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3],
@@ -359,22 +359,65 @@ def test_integer_weights_beyond_float64_refused():
     G = nx.Graph()
     G.add_edge("a", "b", weight=3)
     G.add_edge("b", "c", weight=2**54)
-    with pytest.raises(ValueError, match=r"weight: 1 integer edge weight\(s\) above 2\*\*53 "
+    with pytest.raises(ValueError, match=r"weight: 1 integer edge weight\(s\) above 2\*\*51 "
                                          r".*first is edge \('b', 'c'\) = 18014398509481984"):
         cm.roma_matching(G, backend="cpu")
     # at the limit: exact in float64, accepted, and never lighter than the start
-    fine = edges.assign(weight=np.array([2**53, 2**53 - 1, 2**52], dtype=np.int64))
+    fine = edges.assign(weight=np.array([2**51, 2**51 - 1, 2**50], dtype=np.int64))
     _, info = cm.roma_matching(fine, backend="cpu", return_info=True)
     assert info.weight >= info.start_weight
     matrix = np.zeros((3, 3), dtype=np.int64)
     matrix[0, 2] = matrix[2, 0] = -(2**62)
     matrix[1, 1] = 2**62  # the diagonal is never read
     with pytest.raises(ValueError, match=r"weight matrix has 2 integer off-diagonal value\(s\) "
-                                         r"above 2\*\*53 .*first is W\[0, 2\] = "
+                                         r"above 2\*\*51 .*first is W\[0, 2\] = "
                                          r"-4611686018427387904"):
         cm.roma_matching(matrix, backend="cpu")
-    matrix[0, 2] = matrix[2, 0] = 2**53
-    assert cm.matching_weight(cm.roma_matching(matrix, backend="cpu")) == 2.0**53
+    matrix[0, 2] = matrix[2, 0] = 2**51
+    assert cm.matching_weight(cm.roma_matching(matrix, backend="cpu")) == 2.0**51
+
+
+def test_integer_gains_are_exact_at_the_limit():
+    """Weights 2**53 and 2**53 - 1 on a 4-cycle (accepted until 2026-11-27):
+    a gain adds three weights, rounded in float64, and the zero-gain flip
+    looked positive, so ROMA flipped every phase and never converged.  The
+    limit is 2**51 now; there the same cycle converges at once."""
+    top = 2**51
+    edges = pd.DataFrame({"src": [0, 1, 2, 3], "dst": [1, 2, 3, 0],
+                          "weight": np.array([top, top - 1, top, top - 1], dtype=np.int64)})
+    _, info = cm.roma_matching(edges, phases=4, backend="cpu", return_info=True)
+    assert info.flips == [0] and info.converged
+    with pytest.raises(ValueError, match=r"above 2\*\*51"):
+        cm.roma_matching(edges.assign(weight=edges["weight"] * 4), backend="cpu")
+
+
+def test_weights_near_the_top_of_float64():
+    """A 4-cycle whose matched edges weigh 1.7e308 and the others 1e308: the
+    flip's gain summed two weights to inf and the losing flip was taken in
+    every phase.  An edge list's weights are now divided by a power of two
+    for the phases (the result, weights included, the same as the scaled
+    copy's, scaled back); a weight matrix that large is refused."""
+    edges = pd.DataFrame({"src": [0, 1, 2, 3], "dst": [1, 2, 3, 0],
+                          "weight": [1.7e308, 1.0e308, 1.7e308, 1.0e308]})
+    result, info = cm.roma_matching(edges, phases=4, backend="cpu", return_info=True)
+    assert info.flips == [0] and info.converged
+    assert frame_mates(result, 4).tolist() == [1, 0, 3, 2]
+    assert result["weight"].tolist() == [1.7e308] * 4
+    assert info.weight == info.start_weight  # (both inf: the matching weighs 3.4e308)
+    small = cm.roma_matching(edges.assign(weight=np.ldexp(edges["weight"].to_numpy(), -600)),
+                             phases=4, backend="cpu")
+    assert frame_mates(small, 4).tolist() == [1, 0, 3, 2]
+    np.testing.assert_array_equal(np.ldexp(result["weight"].to_numpy(dtype=np.float64), -600),
+                                  small["weight"].to_numpy(dtype=np.float64))
+    matrix = np.ones((4, 4))
+    matrix[0, 1] = matrix[1, 0] = 1.7e308
+    with pytest.raises(ValueError, match=r"weight matrix has 2 off-diagonal value\(s\) of "
+                                         r"2\*\*1021 .*first is W\[0, 1\] = 1.7e\+308"):
+        cm.roma_matching(matrix, backend="cpu")
+    # points so close that their squared distances underflow: every weight read 0
+    points = np.ldexp(np.arange(8, dtype=np.float64).reshape(4, 2), -560)
+    with pytest.raises(ValueError, match="points are too close together"):
+        cm.roma_matching(points=points, backend="cpu")
 
 
 def test_points_overflow_and_array_likes():

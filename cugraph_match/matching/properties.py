@@ -48,10 +48,10 @@ def half_of_doubled_sum(weights) -> float:
     every matched edge's weight appears twice, once per end: the weight of
     the matching.  Each edge is counted twice, so 2w may overflow where w
     does not: the halves are summed then."""
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore"):  # (past float64's largest the weight is inf)
         total = float(weights.sum())
-    if math.isinf(total):
-        return float((weights / 2.0).sum())
+        if math.isinf(total):
+            return float((weights / 2.0).sum())
     return total / 2.0
 
 

@@ -71,7 +71,11 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         Edge-list column names, as in :func:`~cugraph_match.suitor_matching`
         (not for matrices or points).  Gains are computed in float64, so
         integer weights (edge lists, integer weight matrices) must be at
-        most 2**53 in magnitude (exact in float64); larger ones are refused.
+        most 2**51 in magnitude (a gain, a sum of three weights, is then exact in
+        float64); larger ones are refused.  Float weights of 2**1021 (about
+        2.2e307) or more are divided by a power of two for the phases (edge
+        lists; the result and its weights are the same) or refused (weight
+        matrices), so that no gain overflows.
     points : array-like of shape (n, d), optional
         Coordinates of a complete geometric graph: a NumPy or CuPy array, or
         anything NumPy turns into a real array (nested lists, a DataFrame).

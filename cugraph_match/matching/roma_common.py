@@ -5,6 +5,7 @@ loop, and the checks of integer weights and of a start matching."""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -15,9 +16,16 @@ from ..structure.progress import log_step, progress_enabled
 from .properties import half_of_doubled_sum
 
 #: Integer weights above this in magnitude are refused: gains are computed in
-#: float64, which holds every integer only up to 2**53, and a rounded gain could
-#: make a "gaining" augmentation lose weight.
-EXACT_INTEGER_LIMIT = 2**53
+#: float64, which holds every integer only up to 2**53, and a gain adds up to
+#: three weights (two gains and a base), so each must stay within 2**51 for
+#: every gain to be exact; a rounded gain made a zero-gain flip look positive
+#: (weights 2**53 and 2**53 - 1 flipped forever, never converging).
+EXACT_INTEGER_LIMIT = 2**51
+
+#: Float weights this large or larger are scaled down by a power of two (edge
+#: lists) or refused (weight matrices): a gain's sum of up to three weights
+#: must not overflow float64 (near 1.7e308 a losing flip gained inf).
+LARGEST_SAFE_WEIGHT = 2.0**1021
 
 
 @dataclass
@@ -103,7 +111,7 @@ def require_symmetric(mate: np.ndarray, label) -> None:
 
 
 def run_phases(run, orders, phases: int, info: RomaInfo, vertices: int, edges: int,
-               mw) -> None:
+               mw, scale: int = 0) -> None:
     """Phases until ``phases`` or one without a change; per-phase figures into
     ``info``, and a progress line per phase (the weight read only when shown)."""
     for phase in range(phases):
@@ -115,7 +123,7 @@ def run_phases(run, orders, phases: int, info: RomaInfo, vertices: int, edges: i
         info.attempts.append(int(attempts))
         if progress_enabled():
             log_step("roma phase", phase, vertices, edges, info.phase_seconds[-1],
-                     flips=int(flips), weight=half_of_doubled_sum(mw))
+                     flips=int(flips), weight=math.ldexp(half_of_doubled_sum(mw), scale))
         if flips == 0:
             info.converged = True
             break

@@ -17,8 +17,8 @@ from ..structure.checks import plain, require_unique_ids
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
 from .properties import half_of_doubled_sum
-from .roma_common import (RomaInfo, launch_threads, phase_orders, require_symmetric, run_phases,
-                          start_name, too_large)
+from .roma_common import (LARGEST_SAFE_WEIGHT, RomaInfo, launch_threads, phase_orders,
+                          require_symmetric, run_phases, start_name, too_large)
 
 #: Where a phase may start on a complete graph: vertices paired in order (the
 #: thesis'), or the greedy matching.
@@ -30,7 +30,7 @@ CHECK_ELEMENTS = 1 << 26
 
 
 def _check_integer_matrix(matrix, xp) -> None:
-    """An integer weight matrix: every off-diagonal |W[i, j]| <= 2**53 (the
+    """An integer weight matrix: every off-diagonal |W[i, j]| <= 2**51 (the
     count and the first bad entry named); ``matrix`` as given, not converted."""
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         return  # the shape check names it
@@ -41,10 +41,10 @@ def _check_integer_matrix(matrix, xp) -> None:
     if count:
         i, j = divmod(first, n)
         value = plain(to_backend(matrix[i, j:j + 1], np)[0])
-        raise ValueError(f"weight matrix has {count} integer off-diagonal value(s) above 2**53 "
-                         f"in magnitude, which float64 (the gains' type) cannot hold exactly; "
-                         f"first is W[{i}, {j}] = {value!r}; convert it to float or scale it "
-                         f"down")
+        raise ValueError(f"weight matrix has {count} integer off-diagonal value(s) above 2**51 "
+                         f"in magnitude, where float64 gains (sums of three weights) stop "
+                         f"being exact; first is W[{i}, {j}] = {value!r}; convert it to float "
+                         f"or scale it down")
 
 
 @dataclass
@@ -69,6 +69,7 @@ def complete_problem(matrix, points, backend: str) -> CompleteProblem:
             raise ValueError(f"weight matrix must be square (n × n), got shape {values.shape}")
         n = int(values.shape[0])
         _check_matrix(values, xp)
+        _check_largest(values, xp)
         coords = xp.zeros((0, 1), dtype=np.float64)
         out_dtype = np.float32 if values.dtype == np.float32 else np.float64
     else:
@@ -92,11 +93,41 @@ def complete_problem(matrix, points, backend: str) -> CompleteProblem:
                 raise ValueError("points are too far apart: their squared distances overflow "
                                  "float64 (the sum over coordinates of (max - min)**2 is not "
                                  "finite); scale them down")
+            if float(span.max()) > 0.0 and bound < SMALLEST_SQUARED_SPAN:
+                raise ValueError("points are too close together: their squared distances "
+                                 "underflow float64 (the sum over coordinates of (max - min)**2 "
+                                 "is below 2**-1000, and distances would read as 0); scale them "
+                                 "up")
         values = xp.zeros((0, 0), dtype=np.float64)
         out_dtype = np.float64
     if n == 0:
         raise ValueError("the weight matrix (or points) is empty: there is no vertex to match")
     return CompleteProblem(n, n + (n & 1), values, coords, be, frame_lib, out_dtype)
+
+
+#: Points whose squared spread is below this lose their distances to underflow.
+SMALLEST_SQUARED_SPAN = 2.0**-1000
+
+
+def _check_largest(matrix, xp) -> None:
+    """No off-diagonal weight of 2**1021 or more: a flip's gain adds two
+    weights, which overflowed to inf near 1.7e308 and took losing flips (an
+    edge list is scaled down instead; a matrix is not copied for it)."""
+    # float32 holds nothing that large off the diagonal (inf is refused there);
+    # the diagonal may hold the largest value: it is never read
+    if matrix.dtype != np.float64 or matrix.shape[0] < 2 or \
+            float(matrix.max()) < LARGEST_SAFE_WEIGHT:
+        return
+    columns = xp.arange(matrix.shape[0])
+    (count,), (first,) = _count_in_bands(
+        matrix, xp,
+        lambda band, i, i0: ((band >= LARGEST_SAFE_WEIGHT) & (columns[None, :] != i),), 1)
+    if count:
+        i, j = divmod(first, matrix.shape[0])
+        value = plain(to_backend(matrix[i, j:j + 1], np)[0])
+        raise ValueError(f"weight matrix has {count} off-diagonal value(s) of 2**1021 (about "
+                         f"2.2e307) or more, where a flip's gain (a sum of weights) overflows "
+                         f"float64; first is W[{i}, {j}] = {value!r}; scale it down")
 
 
 def _cudf_or_pandas():

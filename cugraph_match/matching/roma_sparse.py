@@ -4,6 +4,7 @@ at each vertex with at most two non-matching edges."""
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -18,8 +19,8 @@ from ..structure.bipartite import linked_pairs_of_mates
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
 from .properties import half_of_doubled_sum
-from .roma_common import RomaInfo, launch_threads, phase_orders, require_symmetric, run_phases, \
-    start_name, too_large
+from .roma_common import LARGEST_SAFE_WEIGHT, RomaInfo, launch_threads, phase_orders, \
+    require_symmetric, run_phases, start_name, too_large
 
 #: Where a phase may start on a graph: the greedy matching (Suitor's) or an empty one.
 SPARSE_STARTS = ("greedy", "suitor", "empty")
@@ -28,7 +29,7 @@ SPARSE_THREADS = 128
 
 
 def check_integer_edge_weights(graph, weight) -> None:
-    """An edge list's integer ``weight`` column: every |w| <= 2**53, or a
+    """An edge list's integer ``weight`` column: every |w| <= 2**51, or a
     ValueError naming the column, the count and the first bad row."""
     if weight is None or not hasattr(graph, "columns") or weight not in graph.columns:
         return
@@ -43,10 +44,10 @@ def check_integer_edge_weights(graph, weight) -> None:
     if count:
         at = int(np.flatnonzero(bad)[0])
         row = int(np.flatnonzero(present)[at])
-        raise ValueError(f"weight column {weight!r} has {count} integer value(s) above 2**53 "
-                         f"in magnitude, which float64 (the gains' type) cannot hold exactly; "
-                         f"first is row {row} ({plain(values[at])!r}); convert the weights "
-                         f"to float or scale them down")
+        raise ValueError(f"weight column {weight!r} has {count} integer value(s) above 2**51 "
+                         f"in magnitude, where float64 gains (sums of three weights) stop "
+                         f"being exact; first is row {row} ({plain(values[at])!r}); convert "
+                         f"the weights to float or scale them down")
 
 
 def check_integer_graph_weights(g: Graph) -> None:
@@ -65,10 +66,10 @@ def check_integer_graph_weights(g: Graph) -> None:
         value = plain(to_backend(w[e:e + 1], np)[0])
         ends = (f"{g.sides.describe(lo)}, {g.sides.describe(hi)}" if g.bipartite else
                 f"{plain(g.labels.iloc[lo])!r}, {plain(g.labels.iloc[hi])!r}")
-        raise ValueError(f"weight: {count} integer edge weight(s) above 2**53 in magnitude, "
-                         f"which float64 (the gains' type) cannot hold exactly; first is edge "
-                         f"({ends}) = {value!r}; convert the weights to float or scale them "
-                         f"down")
+        raise ValueError(f"weight: {count} integer edge weight(s) above 2**51 in magnitude, "
+                         f"where float64 gains (sums of three weights) stop being exact; first "
+                         f"is edge ({ends}) = {value!r}; convert the weights to float or scale "
+                         f"them down")
 
 
 def _sparse_start(g: Graph, initial):
@@ -136,6 +137,15 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
         rows = g.neighbour_csr()
         weights = rows.weights.astype(np.float64) if rows.weights is not None else \
             xp.ones(rows.indices.shape[0], dtype=np.float64)
+        # weights near 1.7e308: a gain's sum overflowed to inf and a losing
+        # flip was taken; the phases run on weights divided by a power of two
+        # (exact, gains and threshold alike) and mw is scaled back after
+        largest = float(weights.max()) if weights.shape[0] else 0.0
+        scale = max(0, math.frexp(largest)[1] - math.frexp(LARGEST_SAFE_WEIGHT)[1] + 1) \
+            if largest >= LARGEST_SAFE_WEIGHT else 0
+        if scale:
+            weights, mw = xp.ldexp(weights, -scale), xp.ldexp(mw, -scale)
+            threshold = math.ldexp(float(threshold), -scale)
         if gpu:
             from .roma_gpu import sparse_phase_gpu
 
@@ -156,7 +166,9 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
                 return flips, flips
 
             orders = phase_orders(seed, n)
-        run_phases(run, orders, phases, info, n, g.num_edges, mw)
+        run_phases(run, orders, phases, info, n, g.num_edges, mw, scale)
+        if scale:
+            mw = xp.ldexp(mw, scale)
     elif phases:
         info.flips, info.attempts, info.phase_seconds, info.converged = [0], [0], [0.0], True
     info.weight = half_of_doubled_sum(mw)
