@@ -613,3 +613,25 @@ def sparse_mirror_value(pairs: dict, n_left: int, n_right: int) -> int:
     matrix = sp.csr_matrix((cost, (rows, cols)), shape=(size, size))
     r, c = min_weight_full_bipartite_matching(matrix)
     return int(round(size * big - matrix[r, c].sum()))
+
+
+def test_object_weights_past_2_63_beside_zero_and_negative_costs():
+    """An object column of Python ints [0, 2**64 - 1] was refused as 'zero or
+    negative value(s) (weights must be positive)', a graph's rule the
+    assignment does not have; it is uint64 (then the spread is named), and
+    a negative cost beside 2**64 - 1 is named as what no 64-bit type holds."""
+    def frame(values):
+        return pd.DataFrame({"src": [0, 1], "dst": [0, 1],
+                             "weight": pd.Series(values, dtype=object)})
+
+    with pytest.raises(ValueError, match=r"integer weights spanning 18446744073709551615 "
+                                         r"\(from 0 to 18446744073709551615\)"):
+        cm.assignment(frame([0, 2**64 - 1]), backend="cpu")
+    with pytest.raises(TypeError, match=r"1 negative integer weight\(s\) beside weights past "
+                                        r"2\*\*63 - 1.*first is row 0 \(src=0, dst=0, "
+                                        r"weight=-1\)"):
+        cm.assignment(frame([-1, 2**64 - 1]), backend="cpu")
+    # a graph's weights keep their rule
+    with pytest.raises(ValueError, match=r"zero or negative value\(s\) \(weights must be "
+                                         r"positive\)"):
+        cm.suitor_matching(frame([0, 2**64 - 1]), backend="cpu")

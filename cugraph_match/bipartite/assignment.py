@@ -218,7 +218,7 @@ def _weight_values(frame, col: str, cols) -> np.ndarray:
             raise TypeError(f"weight column {col!r} has {int(bad.sum())} non-numeric "
                             f"value(s); first is {describe_row(frame, first_true(bad), cols)}")
         dtype = object_weight_dtype(w, lambda mask: describe_row(frame, first_true(mask), cols),
-                                    col)
+                                    col, positive=False)
         w = w.astype(dtype)
         kind = dtype.kind
     elif kind not in ("i", "u", "f"):

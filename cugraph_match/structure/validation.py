@@ -182,7 +182,7 @@ def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
         yield "non_positive", col, nonpos, _describe_position(edges, first_nonpos)
 
 
-def object_weight_dtype(w, where, col: str) -> np.dtype:
+def object_weight_dtype(w, where, col: str, positive: bool = True) -> np.dtype:
     """The dtype an object weight column of Python numbers is read as, exactly.
 
     Integers only: int64, or uint64 when one passes 2**63 - 1 and none is
@@ -190,6 +190,9 @@ def object_weight_dtype(w, where, col: str) -> np.dtype:
     Floats, or floats beside integers up to 2**53: float64.  Anything float64
     or one 64-bit integer dtype cannot hold exactly raises a TypeError naming
     the column, the count and the first such row (``where(mask)``).
+    ``positive``: the caller's weights must be positive (the graphs'), so a
+    zero or negative weight beside ones past 2**63 - 1 is named as such;
+    else (the assignment's costs) only a negative one conflicts with uint64.
     """
     integral = w.map(lambda x: isinstance(x, numbers.Integral)).astype(bool)
     if bool(integral.all()):
@@ -202,9 +205,17 @@ def object_weight_dtype(w, where, col: str) -> np.dtype:
             raise TypeError(f"weight column {col!r} has {int(outside.sum())} integer weight(s) "
                             f"outside the 64-bit range (int64, or uint64 up to 2**64 - 1); "
                             f"first is {where(outside)}")
-        non_positive = w.map(lambda x: x <= 0).astype(bool)
-        if bool(non_positive.any()):  # beside weights past 2**63 - 1: no one integer dtype
-            raise bad_rows_error("non_positive", col, int(non_positive.sum()), where(non_positive))
+        if positive:
+            non_positive = w.map(lambda x: x <= 0).astype(bool)
+            if bool(non_positive.any()):  # beside weights past 2**63 - 1: no one integer dtype
+                raise bad_rows_error("non_positive", col, int(non_positive.sum()),
+                                     where(non_positive))
+        negative = w.map(lambda x: x < 0).astype(bool)
+        if bool(negative.any()):
+            raise TypeError(f"weight column {col!r} has {int(negative.sum())} negative integer "
+                            f"weight(s) beside weights past 2**63 - 1, which no one 64-bit "
+                            f"integer type holds (int64 ends at 2**63 - 1, uint64 begins at "
+                            f"0); first is {where(negative)}")
         return np.dtype(np.uint64)
     inexact = integral & ~w.map(lambda x: isinstance(x, numbers.Integral)
                                 and -2**53 <= x <= 2**53).astype(bool)
