@@ -74,3 +74,30 @@ def test_can_run_itself_returns_the_reason_and_the_suite_gets_it_returned(monkey
     monkeypatch.setattr(interface, "_NETWORKX_SUITE", [False])
     backend_interface.on_start_tests([])
     assert backend_interface.can_run("max_weight_matching", (G,), {}) == reason
+
+
+@pytest.mark.parametrize("bad", [[3], (1, 2), 10**400])
+def test_weights_that_are_not_real_numbers_are_left_to_networkx(bad):
+    """A list, tuple or ragged array as one edge's weight made the conversion
+    raise NumPy's 'inhomogeneous shape' ValueError (and an int past float64
+    its OverflowError) under automatic dispatch, where declining leaves the
+    call to NetworkX, which raises its own error or answers."""
+    import numpy as np
+
+    def outcome(call):
+        try:
+            return "ok", call()
+        except Exception as error:  # noqa: BLE001 - compared with NetworkX's own
+            return type(error).__name__, str(error)
+
+    G = nx.karate_club_graph()
+    G[0][1]["weight"] = bad
+    calls = [lambda: nx.community.louvain_communities(G, seed=1),
+             lambda: nx.community.modularity(G, [set(G)])]
+    expected = [outcome(call) for call in calls]
+    with nx.config(fallback_to_nx=True, backend_priority=[BACKEND], cache_converted_graphs=False):
+        assert [outcome(call) for call in calls] == expected
+    G[0][1]["weight"] = np.array([2.0])  # NetworkX answers with a one-element array
+    with nx.config(fallback_to_nx=True, backend_priority=[BACKEND], cache_converted_graphs=False):
+        assert nx.community.modularity(G, [set(G)]) == \
+            pytest.approx(nx.community.modularity(G, [set(G)], backend="networkx"))

@@ -350,15 +350,22 @@ def _real_weights(raw: list, weight: str) -> tuple[np.ndarray | None, str | None
     where NetworkX fails on both, so anything but a real number is left to
     NetworkX.
     """
-    values = np.array(raw)
-    if values.ndim == 1 and values.dtype.kind in "biuf":
+    try:
+        values = np.array(raw)
+    except (ValueError, OverflowError):  # ragged lists or arrays: the check below names them
+        values = None
+    if values is not None and values.ndim == 1 and values.dtype.kind in "biuf":
         return values.astype(np.float64, copy=False), None
     kinds = set(map(type, raw))
     odd = sorted(k.__name__ for k in kinds if not issubclass(k, _REAL))
     if odd:
         return None, (f"edge attribute {weight!r} holds values that are not real numbers "
                       f"({', '.join(odd)}); cugraph_match leaves such graphs to NetworkX")
-    return np.array(raw, dtype=np.float64), None  # e.g. ints beyond int64
+    try:
+        return np.array(raw, dtype=np.float64), None  # e.g. ints beyond int64
+    except OverflowError:
+        return None, (f"edge attribute {weight!r} holds integers beyond float64's range; "
+                      f"cugraph_match leaves such graphs to NetworkX")
 
 
 def to_networkx(graph: NxGraph):
