@@ -635,3 +635,17 @@ def test_object_weights_past_2_63_beside_zero_and_negative_costs():
     with pytest.raises(ValueError, match=r"zero or negative value\(s\) \(weights must be "
                                          r"positive\)"):
         cm.suitor_matching(frame([0, 2**64 - 1]), backend="cpu")
+
+
+def test_weight_none_is_unweighted_as_for_the_matchings():
+    """weight=None read the column named 'weight' (None meant the default
+    name); the package's contract is that weight=None is unweighted: with
+    maximize, the most pairs, whatever the column says."""
+    frame = pd.DataFrame({"src": [0, 0, 1], "dst": [0, 1, 0], "weight": [10.0, 1.0, 1.0]})
+    unweighted = cm.assignment(frame, weight=None, maximize=True, backend="cpu")
+    assert unweighted[["src", "dst"]].values.tolist() == [[0, 1], [1, 0]]
+    assert unweighted["weight"].tolist() == [1.0, 1.0]
+    weighted = cm.assignment(frame, maximize=True, backend="cpu")
+    assert weighted[["src", "dst"]].values.tolist() == [[0, 0]]
+    # a matrix takes no column names; None and the default name are no names
+    assert cm.assignment(np.eye(2), weight=None, backend="cpu")[1].tolist() == [1, 0]

@@ -983,3 +983,17 @@ def test_matching_weight():
     assert isinstance(cm.matching_weight(result), float)
     with pytest.raises(ValueError, match="weight"):
         cm.matching_weight(VALID.drop(columns=["weight"]))
+
+
+@pytest.mark.parametrize("weight", ["src", "dst"])
+def test_weight_naming_an_id_column_is_refused(weight):
+    """weight='src' weighed the edges by their source ids (silently), and
+    weight='dst' gave a message with a printed Series in it; both now say
+    what is wrong, for one id space and two tables alike."""
+    frame = pd.DataFrame({"src": [1, 1, 2], "dst": [0, 1, 0]})
+    for call in (lambda: cm.suitor_matching(frame, "src", "dst", weight, backend="cpu"),
+                 lambda: cm.suitor_matching(frame, "src", "dst", weight, bipartite=True,
+                                            backend="cpu"),
+                 lambda: cm.louvain(frame, "src", "dst", weight, backend="cpu")):
+        with pytest.raises(ValueError, match=f"weight names the id column '{weight}'"):
+            call()

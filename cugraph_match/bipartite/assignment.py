@@ -248,7 +248,10 @@ def _candidates(frame, source, destination, weight) -> Candidates:
     lib = frame_library(frame)
     source = SOURCE if source is None else source
     destination = DESTINATION if destination is None else destination
-    explicit_weight = weight is not None
+    # weight=None: unweighted, a column named "weight" or not (until
+    # 2026-11-27 None meant the default name, against the package's contract)
+    unweighted = weight is None
+    explicit_weight = weight is not None and weight != WEIGHT
     weight = WEIGHT if weight is None else weight
     for name, value in (("source", source), ("destination", destination), ("weight", weight)):
         if not isinstance(value, str) and not np.isscalar(value):
@@ -264,7 +267,7 @@ def _candidates(frame, source, destination, weight) -> Candidates:
         if col not in frame.columns:
             raise ValueError(f"{role} column {col!r} not found; the frame has columns "
                              f"{columns}")
-    if weight not in frame.columns:
+    if unweighted or weight not in frame.columns:
         if explicit_weight:
             raise ValueError(f"weight column {weight!r} not found; the frame has columns "
                              f"{columns}")
@@ -423,7 +426,7 @@ def _is_cupy(obj) -> bool:
 
 
 def assignment(data: Any, source: str | None = None, destination: str | None = None,
-               weight: str | None = None, *, maximize: bool = False, perfect: bool = False,
+               weight: str | None = WEIGHT, *, maximize: bool = False, perfect: bool = False,
                backend: str = "auto"):
     """Exact optimal assignment between two sets of records.
 
@@ -440,9 +443,10 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
         Edge-list column names of the left and right ids (default ``"src"``,
         ``"dst"``).  Ids may be integers or strings; a left id and a right id
         of equal value are different records.
-    weight : str, optional
+    weight : str or None
         Edge-list weight column (default ``"weight"``; when the frame has no
-        such column and none is named, every pair weighs 1).  Weights may be
+        such column, or ``weight=None``, every pair weighs 1, as for the
+        matchings).  Weights may be
         negative or zero; NaN and infinite weights are refused (a pair that
         may not be linked is simply left out).  A pair listed twice keeps its
         best weight for the objective (the smallest when minimising, the
@@ -526,7 +530,7 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
     if frame_library(data) is not None and hasattr(data, "columns"):
         be = resolve_backend(backend)
         return _edge_list_assignment(data, source, destination, weight, maximize, perfect, be)
-    if any(arg is not None for arg in (source, destination, weight)):
+    if source is not None or destination is not None or weight not in (None, WEIGHT):
         raise TypeError("source, destination and weight name the columns of an edge list; "
                         f"a {type(data).__module__}.{type(data).__name__} has none")
     if type(data).__module__.startswith("scipy.sparse"):

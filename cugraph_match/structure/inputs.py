@@ -57,6 +57,9 @@ def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
         return None
     require_unique_columns(obj, [c for c in (source, destination, weight) if c is not None],
                            "the edge list")
+    if weight is not None and weight in (source, destination):  # (it weighed edges by an id)
+        raise ValueError(f"weight names the id column {weight!r}: the weights are a column of "
+                         f"their own (weight=None for unweighted)")
     for role, col in (("source", source), ("destination", destination)):
         if col not in obj.columns:
             raise ValueError(
