@@ -649,3 +649,17 @@ def test_weight_none_is_unweighted_as_for_the_matchings():
     assert weighted[["src", "dst"]].values.tolist() == [[0, 0]]
     # a matrix takes no column names; None and the default name are no names
     assert cm.assignment(np.eye(2), weight=None, backend="cpu")[1].tolist() == [1, 0]
+
+
+def test_a_frame_without_the_weight_column_warns_of_another_numeric_one():
+    """As the matchings do: no 'weight' column but a numeric 'score' means
+    unweighted, and the warning names the column the caller may have meant;
+    weight=None is silent."""
+    import warnings
+
+    frame = pd.DataFrame({"src": [0, 0, 1], "dst": [0, 1, 0], "score": [10.0, 1.0, 1.0]})
+    with pytest.warns(UserWarning, match=r"numeric column\(s\) \['score'\]: pass weight='score'"):
+        cm.assignment(frame, maximize=True, backend="cpu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cm.assignment(frame, weight=None, maximize=True, backend="cpu")

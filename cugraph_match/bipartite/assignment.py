@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import resolve_backend
-from ..structure.inputs import frame_library
+from ..structure.inputs import frame_library, warn_of_numeric_columns
 from ..structure.output import output_weights
 from ..structure.renumber import renumber
 from ..structure.checks import describe_row, first_true, not_numbers, plain
@@ -271,6 +271,8 @@ def _candidates(frame, source, destination, weight) -> Candidates:
         if explicit_weight:
             raise ValueError(f"weight column {weight!r} not found; the frame has columns "
                              f"{columns}")
+        if not unweighted:  # the default name absent: say so if another column was meant
+            warn_of_numeric_columns(frame, (source, destination))
         has_weight = False
     else:
         has_weight = True

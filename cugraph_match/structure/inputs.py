@@ -70,7 +70,7 @@ def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
             raise ValueError(
                 f"weight column {weight!r} not found; the frame has columns {list(obj.columns)}"
             )
-        _warn_of_numeric_columns(obj, (source, destination))
+        warn_of_numeric_columns(obj, (source, destination))
         weight = None  # no column named like the default: unweighted
     return EdgeInput(lib, obj, source, destination, weight)
 
@@ -86,7 +86,7 @@ def numeric_columns(frame, skip) -> list:
     return found
 
 
-def _warn_of_numeric_columns(frame, skip) -> None:
+def warn_of_numeric_columns(frame, skip) -> None:
     """An edge list without a ``weight`` column is unweighted; when it has
     another numeric column the caller may have meant that one: say so, naming
     it (``weight=None`` says "unweighted" and never warns)."""
