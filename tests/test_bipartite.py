@@ -540,3 +540,15 @@ def test_gpu_backend_equals_the_cpu(case, unmatched):
             continue
         pd.testing.assert_frame_equal(function(graphs[1], **kwargs),
                                       function(graphs[0], **kwargs))
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "int8", "UInt64", "Int16"])
+def test_an_empty_side_keeps_its_id_dtype(dtype):
+    """An empty left side of nullable ids (Int64) came back as a float64
+    column: its placeholder label was a null, which NumPy reads as NaN."""
+    frame = pd.DataFrame({"L": pd.Series([], dtype=dtype), "R": pd.Series([], dtype="int64")})
+    graph = cm.Graph(frame, "L", "R", None, bipartite=True, vertices=(None, [1]), backend="cpu")
+    for unmatched in ("drop", "right"):
+        column = cm.suitor_matching(graph, unmatched=unmatched)["L"]
+        assert column.dtype.kind in "iu" or pd.api.types.is_integer_dtype(column.dtype), \
+            (unmatched, column.dtype)

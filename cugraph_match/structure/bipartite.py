@@ -466,6 +466,10 @@ def _never_empty(labels, lib):
     dtype = labels.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iufb":
         return lib.Series(np.zeros(1, dtype=dtype))
+    if getattr(getattr(dtype, "numpy_dtype", None), "kind", "") in "iufb":
+        # nullable numbers (Int64, ...): a placeholder 0, as for NumPy dtypes
+        # (a null one made the empty side's column float64)
+        return lib.Series([0], dtype=dtype)
     return lib.Series([None], dtype=dtype)
 
 
