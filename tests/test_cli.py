@@ -68,6 +68,11 @@ BAD_FILES = [
      r"line 3: row index 0 is outside the declared 1..3"),
     ("word_index.mtx", f"{MM} pattern general\n3 3 1\na 1\n".encode(),
      r"word_index.mtx, line 3: row index 'a' is not an integer"),
+    # ASCII digits only, as in edge lists ('1_0' was the index 10, a size line's '1_0' too)
+    ("underscore.mtx", f"{MM} pattern general\n12 12 1\n1_0 1\n".encode(),
+     r"underscore.mtx, line 3: row index '1_0' is not an integer"),
+    ("underscore_size.mtx", f"{MM} pattern general\n1_2 12 1\n1 2\n".encode(),
+     r"underscore_size.mtx, line 2: the MatrixMarket size line must be three non-negative"),
     ("fields.mtx", f"{MM} real general\n3 3 1\n1 2\n".encode(),
      r"line 3: a real MatrixMarket entry has 3 fields, got 2: '1 2'"),
     ("word_weight.mtx", f"{MM} real general\n3 3 1\n1 2 heavy\n".encode(),

@@ -235,10 +235,9 @@ def _size_line(fields, text: str, lines: _Lines, max_isolated) -> tuple[int, int
 
 
 def _as_int(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    """The int a field writes in ASCII digits (see :func:`_number`), or None."""
+    value = _number(text)
+    return value if isinstance(value, int) else None
 
 
 # Numbers as a data file writes them: ASCII digits only (Python's int() and
@@ -316,7 +315,10 @@ def _refuse_integer_weights(path, texts, numbers) -> None:
 
 
 def _integer_column(path, texts, numbers, what) -> np.ndarray:
+    joined = "".join(texts)  # NumPy's parse also takes '1_0' and other scripts' digits
     try:
+        if not joined.isascii() or "_" in joined:
+            raise ValueError
         return np.array(texts, dtype=np.int64) if texts else np.zeros(0, dtype=np.int64)
     except (ValueError, OverflowError):
         for text, number in zip(texts, numbers):

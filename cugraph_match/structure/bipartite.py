@@ -52,16 +52,16 @@ SIDE_KEYS = ("source", "destination")
 B_FORMS = ("an int for every vertex; a dict {'source': ..., 'destination': ...} or a pair "
            "(source side, destination side), each an int, a Series indexed by that side's ids "
            "or a vertex|b frame of that side; or, for a NetworkX graph, a node attribute name")
+#: The NetworkX node attribute naming a node's side (NetworkX's own convention).
+NX_SIDE_ATTRIBUTE = "bipartite"
+
+
 def one_capacity_object_error(b) -> TypeError:
     """The error for one Series or frame given as both sides' ``b``: which
     side it is for cannot be told (the sides' ids may be equal)."""
     return TypeError(f"b for a two-sided graph cannot be one {type(b).__name__}: source and "
                      f"destination ids are separate (they may be equal), so give one per "
                      f"side: b={{'source': ..., 'destination': ...}}")
-
-
-#: The NetworkX node attribute naming a node's side (NetworkX's own convention).
-NX_SIDE_ATTRIBUTE = "bipartite"
 
 
 @dataclass(frozen=True)
