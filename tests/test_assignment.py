@@ -475,6 +475,10 @@ def test_output_dtypes_unweighted_and_empty():
     unweighted = pd.DataFrame({"src": [0, 0, 1, 2], "dst": [0, 1, 0, 0]})
     result = cm.assignment(unweighted, maximize=True, backend="cpu")
     assert len(result) == 2 and list(result.columns) == ["src", "dst", "weight"]
+    # weights of 1 as the matchings report them without a weight column
+    assert result["weight"].dtype == np.float32
+    assert cm.assignment(frame, "a", "b", weight=None, backend="cpu")["weight"].dtype == \
+        np.float32
     assert len(cm.assignment(unweighted, backend="cpu")) == 2
     empty = pd.DataFrame({"src": pd.Series([], dtype=np.int64),
                           "dst": pd.Series([], dtype=np.int64),

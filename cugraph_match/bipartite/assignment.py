@@ -347,8 +347,8 @@ def _pairs_frame(cand: Candidates, positions: np.ndarray):
     source, destination, weight = cand.columns
     left_ids = cand.left_labels.take(cand.left[positions]).reset_index(drop=True)
     right_ids = cand.right_labels.take(cand.right[positions]).reset_index(drop=True)
-    if cand.weights is None:
-        w = np.ones(positions.shape[0], dtype=np.float64)
+    if cand.weights is None:  # weights of 1 as the matchings report them (float32)
+        w = np.ones(positions.shape[0], dtype=np.float32)
     else:
         w = output_weights(cand.weights[positions])
     if lib is pd:
@@ -470,8 +470,9 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
         them (int64; ``row_ind`` ascending; CuPy arrays for a CuPy input).
         Edge lists: the linked pairs, one row per pair, sorted by source id,
         columns named after ``source``, ``destination`` and ``weight`` (the
-        caller's weights; float64, float32 staying float32); cuDF in, cuDF
-        out.  Unlinked records have no row.
+        caller's weights; float64, float32 staying float32; weights of 1 as
+        float32 without a weight column, as the matchings report them); cuDF
+        in, cuDF out.  Unlinked records have no row.
 
     Notes
     -----
