@@ -138,5 +138,5 @@ def test_project_refuses_what_does_not_fit(parts, mappings, error, words):
 
 def test_return_graph_must_be_a_bool():
     edges = pd.DataFrame({"src": [0], "dst": [1]})
-    with pytest.raises(TypeError, match="return_graph must be a bool"):
+    with pytest.raises(TypeError, match="return_graph must be True or False"):
         cm.coarsen(edges, pd.DataFrame({"vertex": [0, 1], "mate": [1, 0]}), return_graph="yes")

@@ -315,6 +315,13 @@ EDGES = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 2.0, 3
     ({"seed": "a"}, TypeError, "seed must be an int, got 'a'"),
     ({"random_state": 1.5}, TypeError, "random_state must be an int, got 1.5"),
     ({"seed": 2, "random_state": 3}, ValueError, "seed=2 and random_state=3 name the same"),
+    # an argument equal to its alias in Python (True == 1, 1.0 == 1) went unchecked
+    ({"seed": True, "random_state": 1}, ValueError, "seed=True and random_state=1 name the"),
+    ({"seed": 1.0, "random_state": 1}, ValueError, "seed=1.0 and random_state=1 name the"),
+    ({"max_level": 1.0, "max_iter": 1}, ValueError, "max_level=1.0 and max_iter=1 name the"),
+    ({"max_level": True, "max_iter": 1}, ValueError, "max_level=True and max_iter=1 name the"),
+    ({"theta": np.complex128(0)}, ValueError, "theta must be a non-negative finite number"),
+    ({"symmetrize": "no"}, TypeError, "symmetrize must be True or False, got 'no'"),
     ({"theta": -0.1}, ValueError, "theta must be a non-negative finite number, got -0.1"),
     ({"theta": float("inf")}, ValueError, "theta must be a non-negative finite number"),
     ({"theta": True}, ValueError, "theta must be a non-negative finite number, got True"),

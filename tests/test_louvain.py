@@ -238,11 +238,33 @@ EDGES = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 2.0, 3
     ({"threshold": -1.0}, ValueError, "threshold must be a non-negative number, got -1.0"),
     ({"max_level": 0}, ValueError, "max_level must be a positive int, got 0"),
     ({"seed": "a"}, TypeError, "seed must be an int, got 'a'"),
+    ({"resolution": np.complex128(1)}, ValueError, "resolution must be a positive finite number"),
+    ({"threshold": np.complex128(0)}, ValueError, "threshold must be a non-negative number"),
+    ({"refine": "False"}, TypeError, "refine must be True or False, got 'False'"),
+    ({"symmetrize": "no"}, TypeError, "symmetrize must be True or False, got 'no'"),
 ])
 def test_bad_louvain_arguments(kwargs, error, message):
     with pytest.raises(error) as info:
         cm.louvain(EDGES, backend="cpu", **kwargs)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("scalar", [np.float16, np.float32, np.longdouble, np.int8, np.uint64])
+def test_numpy_scalar_arguments_are_read_as_floats(scalar):
+    """A float16 or longdouble resolution or threshold passed the checks and
+    then crashed in the kernels (Numba takes neither); a float32 one gave its
+    dtype to Q.  Every NumPy real scalar is read as the float it holds."""
+    edges = cm.datasets.load("karate")
+    parts, q = cm.louvain(edges, resolution=scalar(1), threshold=scalar(0), backend="cpu")
+    expected = cm.louvain(edges, resolution=1.0, threshold=0.0, backend="cpu")
+    pd.testing.assert_frame_equal(parts, expected[0])
+    assert type(q) is float and q == expected[1]
+    value = cm.modularity(edges, parts, resolution=scalar(1))
+    assert type(value) is float and value == cm.modularity(edges, parts)
+    parts, q = cm.leiden(edges, resolution=scalar(1), threshold=scalar(0), theta=scalar(1),
+                         backend="cpu")
+    assert type(q) is float
+    assert q == cm.leiden(edges, resolution=1.0, threshold=0.0, theta=1.0, backend="cpu")[1]
 
 
 def test_bad_edges_and_edgeless_graphs():
@@ -268,11 +290,37 @@ def test_bad_edges_and_edgeless_graphs():
      "partition column 'vertex': 1 id(s) are not vertices of the graph; first is 9"),
     (pd.DataFrame({"vertex": [0, 1, 2, 3], "community": [0, None, 1, 1]}), ValueError,
      "partition: 1 vertex/vertices have a null community; first is 1"),
+    # a null vertex: a TypeError from pandas ("boolean value of NA is ambiguous")
+    (pd.DataFrame({"vertex": pd.array([0, 1, None, 3], dtype="Int64"),
+                   "community": [0, 0, 1, 1]}), ValueError,
+     "partition column 'vertex': 1 null id(s); first is row 2"),
+    (pd.DataFrame({"vertex": [0, 1, 2, None], "community": [0, 0, 1, 1]}, dtype=object),
+     ValueError, "partition column 'vertex': 1 null id(s); first is row 3"),
+    (pd.DataFrame({"vertex": [0.0, 1.0, 2.0, 2.5], "community": [0, 0, 1, 1]}), ValueError,
+     "partition column 'vertex': 1 id(s) are not vertices of the graph; first is 2.5"),
 ])
 def test_bad_partitions(partition, error, message):
     with pytest.raises(error) as info:
         cm.modularity(EDGES, partition)
     assert message in str(info.value)
+
+
+def test_float_vertex_ids_are_compared_exactly():
+    """Float partition ids were compared with the graph's integer ids as
+    floats, so 2.0**53 found the vertex 2**53 + 1 (and Q was computed for a
+    partition the caller did not give); whole floats within range are the
+    integers they hold."""
+    big = 2**53 + 1
+    edges = pd.DataFrame({"src": [0, 0, big], "dst": [big, 5, 5]})
+    with pytest.raises(ValueError, match="1 id\\(s\\) are not vertices of the graph"):
+        cm.modularity(edges, pd.DataFrame({"vertex": [0.0, 5.0, float(2**53)],
+                                           "community": [0, 1, 1]}))
+    small = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3]})
+    as_floats = pd.DataFrame({"vertex": [0.0, 1.0, 2.0, 3.0], "community": [0, 0, 1, 1]})
+    assert cm.modularity(small, as_floats) == \
+        cm.modularity(small, as_floats.astype({"vertex": np.int64}))
+    with pytest.raises(ValueError, match="first is 1e\\+20"):
+        cm.modularity(small.astype(np.uint64), as_floats.assign(vertex=[0.0, 1.0, 2.0, 1e20]))
 
 
 def test_string_community_labels():

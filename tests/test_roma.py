@@ -289,7 +289,7 @@ def test_bad_points_and_arguments():
         ({"initial": "pairs"}, ValueError, "initial must be a vertex|mate frame or one of"),
         ({"initial": [0, 1]}, TypeError, "initial must be a vertex|mate DataFrame"),
         ({"threads_per_block": 48}, ValueError, "multiple of 32"),
-        ({"return_info": 1}, TypeError, "return_info must be a bool"),
+        ({"return_info": 1}, TypeError, "return_info must be True or False"),
         ({"backend": "tpu"}, ValueError, "backend must be"),
     ]:
         with pytest.raises(error, match=match):

@@ -29,7 +29,7 @@ from ..structure.backend import resolve_backend
 from ..structure.inputs import frame_library, warn_of_numeric_columns
 from ..structure.output import output_weights
 from ..structure.renumber import renumber
-from ..structure.checks import describe_row, first_true, not_numbers, plain
+from ..structure.checks import check_flag, describe_row, first_true, not_numbers, plain
 from ..structure.validation import null_or_nan, object_weight_dtype
 from . import assignment_cpu as K
 
@@ -57,9 +57,8 @@ def _mode(maximize: bool, perfect: bool) -> int:
 
 
 def _check_flags(maximize, perfect, backend) -> None:
-    for name, value in (("maximize", maximize), ("perfect", perfect)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
+    check_flag(maximize, "maximize")
+    check_flag(perfect, "perfect")
     if backend not in ("auto", "cpu", "gpu"):
         raise ValueError(f"backend must be 'auto', 'cpu' or 'gpu', got {backend!r}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +16,8 @@ from ..structure.graph import as_graph, require_undirected
 from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input
 from ..structure.output import vertex_frame
 from ..structure.progress import Stopwatch, log_step
-from ..structure.checks import (check_positive_int, check_resolution, check_seed,
-                                check_threshold, numpy_seed)
+from ..structure.checks import (check_flag, check_positive_int, check_resolution, check_seed,
+                                check_threshold, numpy_seed, real_value)
 from .louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD, MAX_PASSES, _move_phase,
                       first_appearance_codes, level_modularity, level_rows, rows_of_graph)
 
@@ -122,14 +123,14 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     """
     max_level = _alias(max_level, max_iter, 100, "max_level", "max_iter")
     seed = _alias(seed, random_state, 0, "seed", "random_state")
+    check_flag(symmetrize, "symmetrize")
     if not is_distributed_input(graph):
         require_undirected(graph, symmetrize, "leiden")
-    check_resolution(resolution)
-    check_threshold(threshold)
+    resolution, threshold = check_resolution(resolution), check_threshold(threshold)
     check_positive_int(max_level, "max_iter" if max_iter is not None else "max_level")
-    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.number)) \
-            or not np.isfinite(theta) or theta < 0:
-        raise ValueError(f"theta must be a non-negative finite number, got {theta!r}")
+    given_theta, theta = theta, real_value(theta)
+    if theta is None or not math.isfinite(theta) or theta < 0:
+        raise ValueError(f"theta must be a non-negative finite number, got {given_theta!r}")
     seed = check_seed(seed, "random_state" if random_state is not None else "seed")
     if is_distributed_input(graph):
         from ..dask.louvain import louvain_dask
@@ -152,10 +153,16 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
 
 
 def _alias(value, alias, default, name: str, alias_name: str):
-    """``value``, or cuGraph's ``alias`` for it when given; both differing is an error."""
+    """``value``, or cuGraph's ``alias`` for it when given; both differing is an
+    error.  Values compare with their types (``True == 1`` and ``1.0 == 1``
+    in Python: a value that its own check would refuse went unchecked)."""
     if alias is None:
         return value
-    if value is not default and value != default and value != alias:
+
+    def same(a, b) -> bool:
+        return type(a) is type(b) and a == b
+
+    if not same(value, default) and not same(value, alias):
         raise ValueError(f"{name}={value!r} and {alias_name}={alias!r} name the same "
                          f"parameter; give one of them")
     return alias

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import to_backend
-from ..structure.checks import (check_positive_int, check_resolution, check_seed,
+from ..structure.checks import (check_flag, check_positive_int, check_resolution, check_seed,
                                 check_threshold, numpy_seed)
 from ..structure.csr import neighbour_csr
 from ..structure.edges import UndirectedEdges, WeightedGraph, contract_graph, sum_safe
@@ -112,10 +112,10 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
     >>> round(q, 4), parts["community"].nunique()
     (0.4198, 4)
     """
-    check_resolution(resolution)
-    check_threshold(threshold)
+    resolution, threshold = check_resolution(resolution), check_threshold(threshold)
     check_positive_int(max_level, "max_level")
-    seed = check_seed(seed)
+    seed, refine = check_seed(seed), check_flag(refine, "refine")
+    check_flag(symmetrize, "symmetrize")
     if is_distributed_input(graph):
         from ..dask.louvain import louvain_dask
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
-from ..structure.checks import check_partition_values, check_resolution
+from ..structure.checks import check_flag, check_partition_values, check_resolution
 from ..structure.edges import WeightedGraph, sum_safe
 from ..structure.graph import (Graph, as_graph, internal_ids, lacking_ids_error,
                                require_undirected)
@@ -56,12 +56,13 @@ def modularity(graph: Any, partition, resolution: float = 1.0, source: str = "sr
     >>> round(cm.modularity(two_triangles, parts), 6)
     0.357143
     """
+    check_flag(symmetrize, "symmetrize")
     if is_distributed_input(graph):
         from ..dask.modularity import modularity_dask
 
         return modularity_dask(graph, partition, resolution, source, destination, weight)
     require_undirected(graph, symmetrize, "modularity")
-    check_resolution(resolution)
+    resolution = check_resolution(resolution)
     prepared = as_graph(graph, source, destination, weight,
                         backend="auto" if isinstance(graph, Graph) else "cpu")
     community = community_codes(prepared, computed(partition))

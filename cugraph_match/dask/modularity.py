@@ -27,7 +27,7 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
     ``partition`` is a ``vertex | community`` (or cuGraph's ``vertex |
     partition``) frame (pandas, cuDF, or Dask, which is computed: it has one
     row per vertex)."""
-    check_resolution(resolution)
+    resolution = check_resolution(resolution)
     g = as_distributed_graph(graph, source, destination, weight)
     partition = computed(partition)
     if hasattr(partition, "to_pandas"):

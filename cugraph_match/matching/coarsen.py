@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..structure.backend import to_backend
-from ..structure.checks import check_seed, plain, require_unique_ids, require_vertex_frame
+from ..structure.checks import (check_flag, check_seed, plain, real_value, require_unique_ids,
+                                require_vertex_frame)
 from ..structure.edges import (UndirectedEdges, WeightedGraph, contract_graph, find_edges,
                                index_dtype, require_finite_weights)
 from ..structure.graph import Graph, as_graph, internal_ids
@@ -89,8 +90,7 @@ def coarsen(graph: Any, matching, source: str = "src", destination: str = "dst",
     >>> cm.project_partition(parts, mapping)["community"].tolist()
     [0, 0, 0, 0]
     """
-    if not isinstance(return_graph, (bool, np.bool_)):
-        raise TypeError(f"return_graph must be a bool, got {return_graph!r}")
+    check_flag(return_graph, "return_graph")
     g = as_graph(graph, source, destination, weight, backend)
     xp = g.backend.xp
     level = g.weighted_graph()
@@ -269,9 +269,10 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     if isinstance(min_vertices, bool) or not isinstance(min_vertices, (int, np.integer)) \
             or min_vertices < 1:
         raise ValueError(f"min_vertices must be a positive int, got {min_vertices!r}")
-    if isinstance(max_ratio, bool) or not isinstance(max_ratio, (int, float, np.number)) \
-            or not 0 < max_ratio <= 1:
+    ratio = real_value(max_ratio)
+    if ratio is None or not 0 < ratio <= 1:
         raise ValueError(f"max_ratio must be a number in (0, 1], got {max_ratio!r}")
+    max_ratio = ratio
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)) \
             or max_levels < 0:
         raise ValueError(f"max_levels must be a non-negative int, got {max_levels!r}")

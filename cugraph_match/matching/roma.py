@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.bipartite import check_bipartite_flag, check_unmatched
+from ..structure.checks import check_flag
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
 from .roma_common import RomaInfo
@@ -199,8 +200,7 @@ def _check_scalars(phases, threshold, seed, return_info) -> None:
         raise ValueError(f"threshold must be finite and >= 0, got {threshold!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {seed!r}")
-    if not isinstance(return_info, (bool, np.bool_)):
-        raise TypeError(f"return_info must be a bool, got {return_info!r}")
+    check_flag(return_info, "return_info")
 
 
 def _is_dense_array(obj) -> bool:

@@ -41,7 +41,7 @@ from .output import (host_or_device, masked_values, new_frame, output_weights,
                      take_labels)
 from .renumber import renumber
 from .sort_xp import lexsort_xp
-from .checks import first_true, plain
+from .checks import check_flag, first_true, plain
 from .validation import EMPTY_MESSAGE, _describe_position, edge_problems, problem_error
 
 #: How unmatched records appear in the linked-pairs frame (see :func:`linked_pairs_frame`).
@@ -127,9 +127,7 @@ class TwoSidedEdges:
 
 def check_bipartite_flag(bipartite) -> bool:
     """``bipartite`` must be a bool (a string such as ``"yes"`` is a mistake)."""
-    if not isinstance(bipartite, (bool, np.bool_)):
-        raise TypeError(f"bipartite must be True or False, got {bipartite!r}")
-    return bool(bipartite)
+    return check_flag(bipartite, "bipartite")
 
 
 def check_unmatched(unmatched, bipartite: bool = True) -> str:

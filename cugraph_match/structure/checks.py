@@ -12,6 +12,7 @@ input adapters, is :mod:`cugraph_match.structure.validation`.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -62,6 +63,15 @@ def not_numbers(series, integral: bool = False):
 # --------------------------------------------------------------------------
 # seeds
 # --------------------------------------------------------------------------
+
+
+def check_flag(value, name: str) -> bool:
+    """A flag must be True or False (NumPy's bool too): a string such as
+    ``"no"`` or ``"False"`` is truthy, and read as one it would mean the
+    opposite of what the caller wrote."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_seed(seed, name: str = "seed") -> int:
@@ -255,18 +265,35 @@ def node_attribute_values(graph, name: str, argument: str = "b"):
 # --------------------------------------------------------------------------
 
 
-def check_resolution(resolution) -> None:
-    """γ must be a positive finite number (not a bool)."""
-    if isinstance(resolution, bool) or not isinstance(resolution, (int, float, np.number)) \
-            or not np.isfinite(resolution) or resolution <= 0:
+def real_value(value) -> float | None:
+    """A real number argument as a Python float, or None when it is not one
+    (bools, complex numbers, strings, arrays).  NumPy scalars of every width
+    are read (float16 and longdouble too, which the kernels cannot take as
+    they are; kept as given, a float32 also gave its dtype to results computed
+    from it); a number beyond float64 is an infinity of its sign."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # a Python int or Fraction past float64's range
+        return math.inf if value > 0 else -math.inf
+
+
+def check_resolution(resolution) -> float:
+    """γ must be a positive finite number (not a bool); returned as a float."""
+    value = real_value(resolution)
+    if value is None or not math.isfinite(value) or value <= 0:
         raise ValueError(f"resolution must be a positive finite number, got {resolution!r}")
+    return value
 
 
-def check_threshold(threshold) -> None:
-    """A modularity-gain threshold must be a non-negative number (not a bool)."""
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
-            or not threshold >= 0:
-        raise ValueError(f"threshold must be a non-negative number, got {threshold!r}")
+def check_threshold(threshold, name: str = "threshold") -> float:
+    """A modularity-gain threshold must be a non-negative number (not a bool);
+    returned as a float."""
+    value = real_value(threshold)
+    if value is None or not value >= 0:
+        raise ValueError(f"{name} must be a non-negative number, got {threshold!r}")
+    return value
 
 
 def check_positive_int(value, name: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .backend import Backend, resolve_backend, to_backend
-from .checks import first_true, plain
+from .checks import check_flag, first_true, plain
 from .bipartite import (Sides, check_bipartite_flag, linked_pairs_frame, one_id_space,
                         read_two_sided)
 from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
@@ -17,7 +17,7 @@ from .edges import UndirectedEdges, WeightedGraph, undirected_edges, weighted_gr
 from .inputs import DEFAULT_WEIGHT, is_directed_input, read_input
 from .output import host_or_device
 from .renumber import category_values, describe_id_types, renumber
-from .validation import native_weight_dtype, object_weight_dtype, validate
+from .validation import native_weight_dtype, null_or_nan, object_weight_dtype, validate
 
 # Matchings pack a vertex id in the low 32 bits of an offer word (the
 # all-ones id is never a vertex), so a graph has fewer than 2**32 vertices.
@@ -349,13 +349,18 @@ def internal_ids(graph: Graph, ids, what: str):
     ``graph`` is a :class:`Graph` (its ``labels``, ``backend`` and
     ``frame_lib`` are used); ``ids`` is a Series of the frame library.
     Raises a ValueError naming ``what``, the count and the first id that is
-    not a vertex of the graph.
+    null or not a vertex of the graph.
     """
     labels = graph.labels
     n = len(labels)
     if len(ids) == 0:
         return graph.backend.xp.zeros(0, dtype=np.int64)
-    ids = category_values(ids)
+    nulls = null_or_nan(ids)
+    count = int(nulls.sum())
+    if count:
+        raise ValueError(f"{what}: {count} null id(s); first is row "
+                         f"{plain(ids.index[first_true(nulls)])!r}")
+    ids = _whole_numbers_as_labels(category_values(ids), labels, what)
     pos = search_labels(labels, ids, what)
     pos = to_backend(_as_array(pos), np).astype(np.int64)
     clipped = np.clip(pos, 0, max(n - 1, 0))
@@ -366,6 +371,23 @@ def internal_ids(graph: Graph, ids, what: str):
         bad = np.flatnonzero(~same) if n else np.arange(len(ids))
         raise unknown_ids_error(what, len(bad), given.iloc[int(bad[0])])
     return to_backend(clipped, graph.backend.xp)
+
+
+def _whole_numbers_as_labels(ids, labels, what: str):
+    """Float ids given for a graph of integer ids, as integers of the labels'
+    dtype: compared as floats, 2.0**53 found the vertex 2**53 + 1.  An id
+    with a fraction, or outside the labels' integer type, is no vertex."""
+    if getattr(labels.dtype, "kind", None) not in ("i", "u") or \
+            getattr(ids.dtype, "kind", None) != "f":
+        return ids
+    info = np.iinfo(labels.dtype)
+    values = ids.astype(np.float64)
+    whole = (values == values.round()) & (values >= float(info.min)) & \
+        (values < float(info.max) + 1.0)  # 2.0**63 (2.0**64): one past the largest
+    if not bool(whole.all()):
+        bad = ~whole
+        raise unknown_ids_error(what, int(bad.sum()), ids.iloc[first_true(bad)])
+    return ids.astype(labels.dtype)
 
 
 def unknown_ids_error(what: str, count: int, first) -> ValueError:
@@ -406,6 +428,7 @@ def _as_array(values):
 def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
     """Refuse a directed graph object (or a Graph built from one) unless the
     caller asked to symmetrise it."""
+    symmetrize = check_flag(symmetrize, "symmetrize")
     directed = graph.directed_input if isinstance(graph, Graph) else is_directed_input(graph)
     if directed and not symmetrize:
         kind = "cm.Graph built from a directed graph" if isinstance(graph, Graph) else \

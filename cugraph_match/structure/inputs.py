@@ -255,11 +255,3 @@ def is_directed_input(graph: Any) -> bool:
         except Exception:  # pragma: no cover - an object with an unrelated method
             return False
     return False
-
-
-def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
-    """Refuse a directed graph object unless the caller asked to symmetrise it."""
-    if is_directed_input(graph) and not symmetrize:
-        raise ValueError(f"{what} needs an undirected graph, got a directed "
-                         f"{type(graph).__name__}; pass symmetrize=True to treat each "
-                         f"edge as undirected")
