@@ -308,6 +308,10 @@ BAD_PARTITIONS = {
                                     "community": [0, None, 1, 1, 1]}),
     "no_community_column": pd.DataFrame({"vertex": [0, 1, 2, 3, 4]}),
     "string_ids": pd.DataFrame({"vertex": ["0", "1", "2", "3", "4"], "community": [0] * 5}),
+    "null_vertex": pd.DataFrame({"vertex": pd.array([0, 1, None, 3, 4], dtype="Int64"),
+                                 "community": [0] * 5}),
+    "fractional_vertex": pd.DataFrame({"vertex": [0.0, 1.0, 2.0, 3.0, 3.5],
+                                       "community": [0] * 5}),
 }
 
 
@@ -318,6 +322,13 @@ def test_bad_partitions_give_the_single_machine_error(client, case):
     parts = BAD_PARTITIONS[case]
     assert error_of(lambda: cm.modularity(frame, parts)) == \
         error_of(lambda: cm.modularity(edges, parts))
+
+
+def test_whole_float_vertex_ids_are_the_integers_they_hold(client):
+    edges = frame5()
+    parts = pd.DataFrame({"vertex": [0.0, 1.0, 2.0, 3.0, 4.0], "community": [0, 0, 1, 1, 1]})
+    assert cm.modularity(dd.from_pandas(edges, npartitions=2), parts) == \
+        pytest.approx(cm.modularity(edges, parts.astype({"vertex": np.int64})), rel=1e-12)
 
 
 def test_modularity_keeps_self_loops_and_resolution(client):

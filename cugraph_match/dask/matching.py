@@ -21,8 +21,8 @@ import pandas as pd
 
 from ..structure.checks import (capacity_scalar, capacity_values, node_attribute_values,
                                 require_vertex_frame)
-from ..structure.graph import lacking_ids_error, search_labels, unknown_ids_error
-from ..structure.renumber import category_values
+from ..structure.graph import (comparable_ids, lacking_ids_error, search_labels,
+                               unknown_ids_error)
 from ..structure.inputs import DEFAULT_WEIGHT, computed
 from ..structure.progress import log_step
 from . import worker as w
@@ -95,7 +95,8 @@ def _distribute(graph: DistributedGraph, ids: pd.Series, columns: dict,
     compared with the graph's (strings against ints): the split compares
     them with the owners' ranges first."""
     if what is not None and len(ids) and graph.id_example is not None:
-        search_labels(graph.id_example, category_values(ids), what)
+        ids = comparable_ids(ids, graph.id_example, what)
+        search_labels(graph.id_example, ids, what)
     ids = ids.reset_index(drop=True)
     frame = pd.DataFrame({"vertex": ids, **{k: pd.Series(v).reset_index(drop=True)
                                            for k, v in columns.items()},

@@ -355,12 +355,7 @@ def internal_ids(graph: Graph, ids, what: str):
     n = len(labels)
     if len(ids) == 0:
         return graph.backend.xp.zeros(0, dtype=np.int64)
-    nulls = null_or_nan(ids)
-    count = int(nulls.sum())
-    if count:
-        raise ValueError(f"{what}: {count} null id(s); first is row "
-                         f"{plain(ids.index[first_true(nulls)])!r}")
-    ids = _whole_numbers_as_labels(category_values(ids), labels, what)
+    ids = comparable_ids(ids, labels, what)
     pos = search_labels(labels, ids, what)
     pos = to_backend(_as_array(pos), np).astype(np.int64)
     clipped = np.clip(pos, 0, max(n - 1, 0))
@@ -373,10 +368,19 @@ def internal_ids(graph: Graph, ids, what: str):
     return to_backend(clipped, graph.backend.xp)
 
 
-def _whole_numbers_as_labels(ids, labels, what: str):
-    """Float ids given for a graph of integer ids, as integers of the labels'
-    dtype: compared as floats, 2.0**53 found the vertex 2**53 + 1.  An id
-    with a fraction, or outside the labels' integer type, is no vertex."""
+def comparable_ids(ids, labels, what: str):
+    """The caller's ids ready to be looked up among the graph's ``labels`` (or
+    a sample of them, of their dtype): a null id is a ValueError naming
+    ``what``, the count and the first row; categories are their values; float
+    ids given for a graph of integer ids are integers of the labels' dtype
+    (compared as floats, 2.0**53 found the vertex 2**53 + 1), and one with a
+    fraction, or outside the labels' integer type, is no vertex."""
+    nulls = null_or_nan(ids)
+    count = int(nulls.sum())
+    if count:
+        raise ValueError(f"{what}: {count} null id(s); first is row "
+                         f"{plain(ids.index[first_true(nulls)])!r}")
+    ids = category_values(ids)
     if getattr(labels.dtype, "kind", None) not in ("i", "u") or \
             getattr(ids.dtype, "kind", None) != "f":
         return ids
