@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import random
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -249,6 +251,22 @@ def test_int_output_is_nullable_and_empty_lists():
     assert str(out["acceptor"].dtype) == "Int64" and out["acceptor"].isna().all()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8, "Int32", "UInt8", "string",
+                                   np.bool_])
+def test_id_dtypes_are_kept(dtype):
+    """An empty int64 placeholder renumbered beside the ids made float32,
+    Int32, string or bool ids come back as float64, Int64 or object."""
+    pp = pd.DataFrame({"proposer": [0, 0, 1, 1], "acceptor": [0, 1, 0, 1], "rank": [1, 2, 1, 2]})
+    ap = pd.DataFrame({"acceptor": [0, 0, 1, 1], "proposer": [0, 1, 0, 1], "rank": [1, 2, 1, 2]})
+    pp, ap = (f.astype({"proposer": dtype, "acceptor": dtype}) for f in (pp, ap))
+    for out in (cm.stable_marriage(pp, ap, **CPU), cm.popular_matching(pp, ap, **CPU),
+                cm.b_marriage(pp, ap, 1, **CPU)):
+        for col in ("proposer", "acceptor"):
+            # the numeric dtype kept, nullable where a single needs a null
+            assert getattr(out[col].dtype, "numpy_dtype", out[col].dtype) == \
+                getattr(pp[col].dtype, "numpy_dtype", pp[col].dtype)
+
+
 def test_callers_frames_are_not_modified():
     pp, ap = stable_marriage_instance(50, "easy", seed=1)
     pp = pp.sample(frac=1, random_state=0)
@@ -345,6 +363,18 @@ def test_bad_master_lists(orders, error, message):
         cm.stable_marriage_master_lists(np.array(orders[0]), np.array(orders[1]), **CPU)
 
 
+@pytest.mark.parametrize("order,message", [
+    ([[0, 1], [0]], "got a list that is not one"),     # NumPy's inhomogeneous-shape error
+    (None, "got NoneType"),
+    ({0: 1}, "got dict"),
+    (["1", "0"], "got 1-D <U1"),
+    ([2**70, 0], "got 1-D object"),
+])
+def test_master_lists_that_are_not_integer_arrays(order, message):
+    with pytest.raises(TypeError, match=f"proposer_order must be a 1-D integer array, {message}"):
+        cm.stable_marriage_master_lists(order, np.array([0, 1]), **CPU)
+
+
 @pytest.mark.parametrize("capacity,error,message", [
     (-1, ValueError, "acceptor_capacity must be non-negative"),
     (1.5, TypeError, "acceptor_capacity must be an integer"),
@@ -359,11 +389,57 @@ def test_bad_master_lists(orders, error, message):
     (pd.DataFrame({"acceptor": [1, 2], "cap": [1, 1]}), ValueError,
      "acceptor_capacity has no column 'capacity'"),
     (pd.Series([1, 2], index=["x", "y"]), (TypeError, ValueError), "acceptor"),
+    # NumPy's isfinite refused a Fraction ("ufunc 'isfinite' not supported")
+    (Fraction(5, 2), TypeError, r"acceptor_capacity must be an integer \(an integral number\), "
+                                r"got Fraction\(5, 2\)"),
+    (pd.Series([Fraction(1), Fraction(3, 2)], index=[1, 2], dtype=object), TypeError,
+     r"1 capacity value\(s\) are not integers; first is row 1"),
 ])
 def test_bad_capacities(capacity, error, message):
     pp, ap = _frames()
     with pytest.raises(error, match=message):
         cm.b_marriage(pp, ap, acceptor_capacity=capacity, **CPU)
+
+
+def test_integral_fractions_and_float16_capacities_are_read():
+    pp, ap = _frames()
+    expected = cm.b_marriage(pp, ap, acceptor_capacity=2, **CPU)
+    pd.testing.assert_frame_equal(cm.b_marriage(pp, ap, acceptor_capacity=Fraction(2), **CPU),
+                                  expected)
+    for capacity in (pd.Series([Fraction(2), Fraction(4, 2)], index=[1, 2], dtype=object),
+                     pd.Series([2, 2], index=[1, 2], dtype=np.float16)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # float16: the ceiling's clip overflowed (a warning)
+            result = cm.b_marriage(pp, ap, acceptor_capacity=capacity, **CPU)
+        pd.testing.assert_frame_equal(result, expected)
+
+
+@pytest.mark.parametrize("pairs", [
+    pd.DataFrame({"proposer": [1.5], "acceptor": [2.0]}),      # cast to 1: a pair the caller
+    pd.DataFrame({"proposer": [True], "acceptor": [False]}),    # did not give was checked
+    pd.DataFrame({"proposer": ["1"], "acceptor": ["2"]}),
+])
+def test_blocking_pairs_does_not_cast_ids_into_other_people(pairs):
+    pp, ap = _frames()
+    with pytest.raises((ValueError, TypeError)) as info:
+        cm.blocking_pairs(pp, ap, pairs, **CPU)
+    assert "not a mutually acceptable pair" in str(info.value) or \
+        "cannot be ordered (mixed types" in str(info.value)
+
+
+def test_blocking_pairs_names_the_callers_ids():
+    pp, ap = _frames()
+    unsigned = [f.astype({"proposer": np.uint64}) for f in (pp, ap)]
+    with pytest.raises(ValueError, match=r"pairs row 0 \(proposer=-1, acceptor=1\) is not a"):
+        cm.blocking_pairs(*unsigned, pd.DataFrame({"proposer": [-1], "acceptor": [1]}), **CPU)
+    # the pair's check before the capacities': 7 is not one of the proposers
+    with pytest.raises(ValueError, match=r"pairs row 0 \(proposer=7, acceptor=1\) is not a"):
+        cm.blocking_pairs(pp, ap, pd.DataFrame({"proposer": [7], "acceptor": [1]}),
+                          proposer_capacity=pd.Series([1, 1], index=[1, 2]), **CPU)
+    # ids the nulls of singles made float or object are the preferences' again
+    singles = pd.DataFrame({"proposer": [1, 2], "acceptor": [1.0, np.nan]})
+    assert cm.blocking_pairs(pp, ap, singles, **CPU).to_dict("list") == \
+        cm.blocking_pairs(pp, ap, singles.dropna().astype(np.int64), **CPU).to_dict("list")
 
 
 def test_bad_pairs_for_blocking_pairs():

@@ -134,6 +134,23 @@ def master_layout(proposer_order, acceptor_order, xp) -> Layout:
     """
     orders = []
     for name, order in (("proposer_order", proposer_order), ("acceptor_order", acceptor_order)):
+        if type(order).__module__.split(".")[0] not in ("cupy", "cudf"):
+            # read on the host first: the same errors whatever the backend (a
+            # device copy refused lists of strings with another error), and a
+            # ragged list is this function's error, not NumPy's
+            given = order
+            try:
+                order = np.asarray(given)
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must be a 1-D integer array, got a "
+                                f"{type(given).__name__} that is not one (ragged or "
+                                f"mixed)") from None
+            if order.ndim == 0:
+                raise TypeError(f"{name} must be a 1-D integer array, got "
+                                f"{type(given).__name__}")
+            if order.dtype.kind not in "iu" and not (order.ndim == 1 and order.shape[0] == 0):
+                raise TypeError(f"{name} must be a 1-D integer array, got "
+                                f"{order.ndim}-D {order.dtype}")
         order = to_backend(order, xp)
         if order.ndim == 1 and order.shape[0] == 0:
             raise ValueError(f"{name} is empty: there is nobody to match")
@@ -295,13 +312,15 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
         raise ValueError("proposer_prefs and acceptor_prefs are both empty: there is nobody "
                          "to match")
 
-    extra_p = extra_proposers if extra_proposers is not None else lib.Series([], dtype="int64")
-    extra_a = extra_acceptors if extra_acceptors is not None else lib.Series([], dtype="int64")
-    # the two sides are two id spaces, each renumbered on its own
-    (pp, ap, extra_p_codes), p_labels = renumber(
-        [proposer_prefs[proposer], acceptor_prefs[proposer], extra_p], lib, be.xp, "proposer ids")
-    (pa, aa, extra_a_codes), a_labels = renumber(
-        [proposer_prefs[acceptor], acceptor_prefs[acceptor], extra_a], lib, be.xp, "acceptor ids")
+    # the two sides are two id spaces, each renumbered on its own (no
+    # placeholder for absent extras: an empty int64 one made float32, Int32,
+    # string or bool ids come back as float64, Int64 or object)
+    (pp, ap, *extra_p_codes), p_labels = renumber(
+        [proposer_prefs[proposer], acceptor_prefs[proposer]]
+        + ([] if extra_proposers is None else [extra_proposers]), lib, be.xp, "proposer ids")
+    (pa, aa, *extra_a_codes), a_labels = renumber(
+        [proposer_prefs[acceptor], acceptor_prefs[acceptor]]
+        + ([] if extra_acceptors is None else [extra_acceptors]), lib, be.xp, "acceptor ids")
     p_labels.name, a_labels.name = proposer, acceptor
     n_p, n_a = len(p_labels), len(a_labels)
     if max(n_p, n_a) >= 2**31:
@@ -333,8 +352,8 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
     return PreparedPreferences(
         be, lib, (proposer, acceptor, rank), p_labels, a_labels, p_off, p_tgt, p_key, a_off,
         a_prop,
-        None if extra_proposers is None else to_backend(extra_p_codes, xp).astype(np.int64),
-        None if extra_acceptors is None else to_backend(extra_a_codes, xp).astype(np.int64))
+        None if extra_proposers is None else to_backend(extra_p_codes[0], xp).astype(np.int64),
+        None if extra_acceptors is None else to_backend(extra_a_codes[0], xp).astype(np.int64))
 
 
 def _raise_duplicates(name, frame, person_col, other_col, rank_col, person, other,

@@ -3,6 +3,7 @@ the blocking-pair check."""
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -225,21 +226,16 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
     if int(null_p.sum()):
         raise ValueError(f"pairs column {proposer!r} has {int(null_p.sum())} null value(s)")
     matched = matched[~matched[acceptor].isna()]
-    # A null acceptor forces an object column: give the rest the preferences' id dtypes back.
-    for col, frame in ((proposer, proposer_prefs), (acceptor, proposer_prefs)):
-        if col in frame.columns and matched[col].dtype != frame[col].dtype and len(frame):
-            try:
-                matched = matched.assign(**{col: matched[col].astype(frame[col].dtype)})
-            except (TypeError, ValueError):
-                pass  # left as given; renumbering reports ids that cannot be ordered
+    # A null acceptor forces an object (or float) column: give the rest the
+    # preferences' id dtypes back, where every id survives the cast unchanged
+    for col in (proposer, acceptor):
+        if col in proposer_prefs.columns and len(proposer_prefs):
+            matched = matched.assign(**{col: _as_dtype_if_exact(
+                matched[col], proposer_prefs[col].dtype)})
     prep = prepare_preferences(proposer_prefs, acceptor_prefs, proposer, acceptor, rank, backend,
                                extra_proposers=matched[proposer], extra_acceptors=matched[acceptor])
     xp = prep.backend.xp
     n_a = prep.n_acceptors
-    p_cap = capacities(proposer_capacity, prep.proposer_labels, "proposer", proposer,
-                       prep.frame_lib, xp, "proposer_capacity")
-    a_cap = capacities(acceptor_capacity, prep.acceptor_labels, "acceptor", acceptor,
-                       prep.frame_lib, xp, "acceptor_capacity")
     mp, ma = prep.extra_proposers, prep.extra_acceptors
 
     # Locate every matched pair among the mutual entries (proposer CSR order).
@@ -262,6 +258,12 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
         raise ValueError(f"pairs row {plain(matched.index[bad])!r} ({proposer}={who!r}, "
                          f"{acceptor}={whom!r}) is not a mutually acceptable pair: both must "
                          f"rank each other")
+    # after the pairs' check: a pair naming somebody the preferences lack is
+    # that error, not a capacity missing for him
+    p_cap = capacities(proposer_capacity, prep.proposer_labels, "proposer", proposer,
+                       prep.frame_lib, xp, "proposer_capacity")
+    a_cap = capacities(acceptor_capacity, prep.acceptor_labels, "acceptor", acceptor,
+                       prep.frame_lib, xp, "acceptor_capacity")
     entries = order[at]
     in_m = xp.zeros(nnz, dtype=bool)
     in_m[entries] = True
@@ -295,6 +297,40 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
     bp, ba = rows[blocking], a_of[blocking]
     out = lexsort_xp([ba, bp], xp) if blocking.shape[0] else blocking
     return pair_frame(prep, bp[out], ba[out])
+
+
+def _as_dtype_if_exact(ids, dtype):
+    """``ids`` cast to the preferences' id ``dtype`` when every id is the
+    same value after it, else as given: a cast that loses anything (0.5 to
+    0, '0' to 0, True to 1, -1 to 2**64 - 1) names other people than the
+    caller's, and left as they are such ids are not the preferences' (not
+    mutually acceptable, or of another type).  Only numbers and bools are
+    cast, each to its own kind."""
+    if ids.dtype == dtype:
+        return ids
+    to_kind = getattr(dtype, "kind", None)
+    from_kind = getattr(ids.dtype, "kind", None)
+    numeric = to_kind in ("i", "u", "f")
+    if from_kind == "O":
+        if type(ids).__module__.split(".")[0] != "pandas":
+            return ids  # a cuDF object column holds strings
+        fits = ids.map(lambda v: isinstance(v, (bool, np.bool_)) if to_kind == "b" else
+                       numeric and isinstance(v, numbers.Real)
+                       and not isinstance(v, (bool, np.bool_))).astype(bool)
+        if not bool(fits.all()):
+            return ids
+    elif not (numeric and from_kind in ("i", "u", "f")) and not (to_kind == from_kind == "b"):
+        return ids
+    try:
+        if to_kind in ("i", "u") and len(ids):
+            info = np.iinfo(getattr(dtype, "numpy_dtype", dtype))
+            if not info.min <= int(ids.min()) <= int(ids.max()) <= info.max:  # exact ints
+                return ids
+        cast = ids.astype(dtype)
+        same = cast.astype(ids.dtype) == ids
+    except (TypeError, ValueError, OverflowError):
+        return ids
+    return cast if bool(same.all()) else ids
 
 
 def _group_max(group, value, n: int, xp):

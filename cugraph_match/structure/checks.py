@@ -140,6 +140,15 @@ def require_unique_ids(ids, what: str) -> None:
 CAPACITY_CEILING = 2**62
 
 
+def _whole_number(value) -> bool:
+    """A real number (float, NumPy scalar, Fraction) that is a whole number:
+    finite and equal to its floor (NumPy's isfinite refuses Fractions)."""
+    try:
+        return math.floor(value) == value
+    except (OverflowError, ValueError):  # infinities, NaN
+        return False
+
+
 def capacity_scalar(value, what: str) -> int:
     """One capacity for everybody: a non-negative integer of any size (Python or
     NumPy int, or an integral float), as a Python int at most
@@ -151,11 +160,11 @@ def capacity_scalar(value, what: str) -> int:
             raise ValueError(f"{what} must be non-negative, got {plain(value)}")
         return min(int(value), CAPACITY_CEILING)
     if isinstance(value, numbers.Real):
-        if not np.isfinite(value) or value != np.floor(value):
+        if not _whole_number(value):
             raise TypeError(f"{what} must be an integer (an integral number), got {plain(value)!r}")
         if value < 0:
             raise ValueError(f"{what} must be non-negative, got {plain(value)}")
-        return int(min(float(value), float(CAPACITY_CEILING)))
+        return min(math.floor(value), CAPACITY_CEILING)
     raise TypeError(f"{what} must be a non-negative integer, got {type(value).__name__}")
 
 
@@ -202,6 +211,8 @@ def capacity_series(values, what: str, where) -> object:
         if count:
             raise ValueError(f"{what}: {count} negative capacity value(s); first is "
                              f"{where(negative)}")
+    if kind == "f" and dtype.itemsize < 8:  # the ceiling overflows float16 (a warning)
+        values = values.astype(np.float64)
     if kind == "f" or dtype.itemsize == 8:  # clip before the cast: uint64, floats would wrap
         values = values.clip(upper=CAPACITY_CEILING)
     return values.astype(np.int64)
@@ -211,7 +222,7 @@ def _object_capacities(values, what: str, where):
     """An object column (Python numbers, any size): checked and clipped one by one."""
     integral = values.map(lambda x: isinstance(x, numbers.Integral) and not isinstance(x, bool)
                           or (isinstance(x, numbers.Real) and not isinstance(x, bool)
-                              and bool(np.isfinite(x)) and x == np.floor(x))).astype(bool)
+                              and _whole_number(x))).astype(bool)
     count = int((~integral).sum())
     if count:
         raise TypeError(f"{what}: {count} capacity value(s) are not integers; first is "
