@@ -175,6 +175,13 @@ PATH = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 2.0, 3.
      "matching pairs 1 vertex pair(s) that are not edges of the graph; first is 0 - 3"),
     (pd.DataFrame({"vertex": [0, 7], "mate": [7, 0]}), ValueError,
      "matching column 'vertex': 1 id(s) are not vertices of the graph; first is 7"),
+    # rows without a mate were dropped before their ids were checked
+    (pd.DataFrame({"vertex": pd.array([0, 1, 2, 3, 9], dtype="Int64"),
+                   "mate": pd.array([1, 0, None, None, None], dtype="Int64")}), ValueError,
+     "matching column 'vertex': 1 id(s) are not vertices of the graph; first is 9"),
+    (pd.DataFrame({"vertex": pd.array([0, 1, None, 3], dtype="Int64"),
+                   "mate": pd.array([1, 0, None, None], dtype="Int64")}), ValueError,
+     "matching column 'vertex': 1 null id(s); first is row 2"),
 ])
 def test_bad_matching(matching, error, message):
     with pytest.raises(error) as info:
@@ -188,11 +195,32 @@ def test_bad_matching(matching, error, message):
     ({"matching": "greedy"}, "matching must be one of ('handshake', 'suitor')"),
     ({"max_ratio": 0}, "max_ratio must be a number in (0, 1], got 0"),
     ({"max_ratio": 1.5}, "max_ratio must be a number in (0, 1], got 1.5"),
+    ({"max_ratio": 1j}, "max_ratio must be a number in (0, 1], got 1j"),
+    ({"weighted": "no"}, "weighted must be True or False, got 'no'"),
 ])
 def test_bad_hierarchy_arguments(kwargs, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises((ValueError, TypeError)) as info:
         cm.coarsen_hierarchy(PATH, backend="cpu", **kwargs)
     assert message in str(info.value)
+
+
+def test_is_matching_flag_is_checked():
+    unmatched = pd.DataFrame({"vertex": [0, 1, 2, 3], "mate": pd.array([None] * 4, dtype="Int64")})
+    assert cm.is_matching(PATH, unmatched) and not cm.is_matching(PATH, unmatched, maximal=True)
+    with pytest.raises(TypeError, match="maximal must be True or False, got 'no'"):
+        cm.is_matching(PATH, unmatched, maximal="no")  # read as True, it said False
+
+
+def test_hierarchy_stops_when_a_level_contracts_nothing():
+    """With max_ratio=1 a level of an edgeless graph (its matching empty) was
+    kept, again and again, up to max_levels."""
+    two_edges = pd.DataFrame({"src": [0, 2], "dst": [1, 3]})
+    levels = cm.coarsen_hierarchy(two_edges, min_vertices=1, max_ratio=1.0, max_levels=6,
+                                  backend="cpu")
+    assert [len(mapping) for _, mapping in levels] == [4]
+    sizes = [int(m["coarse_vertex"].max()) + 1 for _, m in cm.coarsen_hierarchy(
+        cm.datasets.load("netscience"), min_vertices=1, max_ratio=1.0, backend="cpu")]
+    assert sizes == sorted(set(sizes), reverse=True)  # every level smaller than the last
 
 
 def test_dtypes():

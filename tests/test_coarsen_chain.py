@@ -129,11 +129,31 @@ def test_project_keeps_the_fine_ids_and_the_values_dtype():
      ValueError, "mappings[1] frame lacks column(s) ['coarse_vertex']"),
     ([0, 1], pd.DataFrame({"vertex": [5], "coarse_vertex": [0]}), TypeError,
      "partition must be a vertex DataFrame"),
+    # a fine vertex twice gave two rows for it
+    (pd.DataFrame({"vertex": [0, 1], "community": [0, 1]}),
+     pd.DataFrame({"vertex": [5, 5, 6], "coarse_vertex": [0, 1, 1]}),
+     ValueError, "mapping: 1 vertex id(s) appear more than once; first is 5"),
+    # the ids that do not fit are the second mapping's, not the partition's
+    (pd.DataFrame({"vertex": [0], "community": [0]}),
+     [pd.DataFrame({"vertex": [10, 11], "coarse_vertex": [0, 1]}),
+      pd.DataFrame({"vertex": [0, 7], "coarse_vertex": [0, 0]})],
+     ValueError, "mappings[1]'s 'vertex': 1 vertex id(s) are not coarse vertices of "
+                 "mappings[0]; first is 7"),
 ])
 def test_project_refuses_what_does_not_fit(parts, mappings, error, words):
     with pytest.raises(error) as info:
         cm.project_partition(parts, mappings)
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["__cugraph_match_found__", "__cugraph_match_position__"])
+def test_project_carries_columns_named_like_the_joins_own(name):
+    """The join's helper columns overwrote a carried column of their name
+    (or raised a KeyError)."""
+    parts = pd.DataFrame({"vertex": [0, 1], name: [5, 6]})
+    mapping = pd.DataFrame({"vertex": [10, 11, 12], "coarse_vertex": [0, 0, 1]})
+    result = cm.project_partition(parts, mapping)
+    assert result.to_dict("list") == {"vertex": [10, 11, 12], name: [5, 5, 6]}
 
 
 def test_return_graph_must_be_a_bool():

@@ -154,7 +154,14 @@ def test_input_is_not_modified():
     ({"method": "greedy"}, ValueError, "method must be one of ('handshake', 'suitor')"),
     ({"seed": 1.5}, TypeError, "seed must be an int, got 1.5"),
     ({"seed": None}, TypeError, "seed must be an int, got None"),
-    ({"max_rounds": 0}, RuntimeError, "did not finish in 0 rounds"),
+    ({"max_rounds": 1}, RuntimeError, "did not finish in 1 rounds"),
+    # checked before any work (0 raised only once the graph was built; 'x' and
+    # 2.5 were taken); a string flag read as true did the opposite of 'no'
+    ({"max_rounds": 0}, ValueError, "max_rounds must be a positive int, got 0"),
+    ({"max_rounds": "x"}, ValueError, "max_rounds must be a positive int, got 'x'"),
+    ({"max_rounds": 2.5}, ValueError, "max_rounds must be a positive int, got 2.5"),
+    ({"weighted": "no"}, TypeError, "weighted must be True or False, got 'no'"),
+    ({"low_degree_first": "no"}, TypeError, "low_degree_first must be True or False, got 'no'"),
 ])
 def test_bad_arguments(kwargs, error, message):
     with pytest.raises(error) as info:

@@ -375,6 +375,12 @@ def test_integer_weights_beyond_float64_refused():
         cm.roma_matching(matrix, backend="cpu")
     matrix[0, 2] = matrix[2, 0] = 2**51
     assert cm.matching_weight(cm.roma_matching(matrix, backend="cpu")) == 2.0**51
+    # a self-loop's weight is not a matching's: an edge list refused it where
+    # a cm.Graph of the same rows (its loops apart) did not
+    looped = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 2],
+                           "weight": np.array([3, 2, 2**60], dtype=np.int64)})
+    pd.testing.assert_frame_equal(cm.roma_matching(looped, backend="cpu"),
+                                  cm.roma_matching(cm.Graph(looped, backend="cpu")))
 
 
 def test_integer_gains_are_exact_at_the_limit():

@@ -165,6 +165,7 @@ def project_partition(partition, mappings):
     names = ["mapping"] if len(levels) == 1 else [f"mappings[{i}]" for i in range(len(levels))]
     for level, name in zip(levels, names):
         require_vertex_frame(level, ("vertex", "coarse_vertex"), name)
+        require_unique_ids(level["vertex"], name)  # one row per fine vertex
     require_vertex_frame(partition, ("vertex",), "partition")
     carried = [c for c in partition.columns if c != "vertex"]
     if not carried:
@@ -173,18 +174,24 @@ def project_partition(partition, mappings):
         raise ValueError("partition has a column 'coarse_vertex', the name the mapping's own "
                          "column takes; rename it")
     require_unique_ids(partition["vertex"], "partition")
-    current = partition
+    current, source = partition, "partition"
     for level, name in zip(reversed(levels), reversed(names)):
-        current = _project_once(current, level, carried, name)
+        current = _project_once(current, level, carried, name, source)
+        source = f"{name}'s 'vertex'"  # the next level's coarse rows: this one's fine ids
     return current
 
 
-_FOUND = "__cugraph_match_found__"
-_POSITION = "__cugraph_match_position__"
+def _unused_name(base: str, taken) -> str:
+    """A column name for the join's own use that none of ``taken`` has."""
+    name = base
+    while name in taken:
+        name += "_"
+    return name
 
 
-def _project_once(coarse_rows, mapping, carried, name: str):
-    """One level: ``vertex | carried`` on the fine vertices of ``mapping``."""
+def _project_once(coarse_rows, mapping, carried, name: str, source: str):
+    """One level: ``vertex | carried`` on the fine vertices of ``mapping``;
+    ``source`` names where ``coarse_rows`` came from, for errors."""
     lib = frame_library(mapping)
     if frame_library(coarse_rows) is not lib:  # one library for the join
         coarse_rows = coarse_rows.to_pandas() if lib is pd else lib.from_pandas(coarse_rows)
@@ -192,20 +199,24 @@ def _project_once(coarse_rows, mapping, carried, name: str):
     known = coarse_rows["vertex"].isin(coarse_ids)
     if not bool(known.all()):
         unknown = coarse_rows["vertex"][~known]
-        raise ValueError(f"partition: {len(unknown)} vertex id(s) are not coarse vertices of "
+        raise ValueError(f"{source}: {len(unknown)} vertex id(s) are not coarse vertices of "
                          f"{name}; first is {plain(unknown.iloc[0])!r}")
+    # the join's own columns named apart from the caller's (a carried column
+    # of the same name was overwritten, or raised a KeyError)
+    found = _unused_name("__cugraph_match_found__", carried)
+    position = _unused_name("__cugraph_match_position__", carried)
     values = coarse_rows.rename(columns={"vertex": "coarse_vertex"})[["coarse_vertex", *carried]]
-    values = values.assign(**{_FOUND: True})
+    values = values.assign(**{found: True})
     fine = mapping[["vertex", "coarse_vertex"]].reset_index(drop=True)
-    fine = fine.assign(**{_POSITION: np.arange(len(fine), dtype=np.int64)})
+    fine = fine.assign(**{position: np.arange(len(fine), dtype=np.int64)})
     joined = fine.merge(values, on="coarse_vertex", how="left")
-    missing = joined[_FOUND].isna()
+    missing = joined[found].isna()
     if bool(missing.any()):
-        first = joined[missing].sort_values(_POSITION)["coarse_vertex"].iloc[0]
+        first = joined[missing].sort_values(position)["coarse_vertex"].iloc[0]
         count = len(joined[missing]["coarse_vertex"].unique())
-        raise ValueError(f"partition lacks {count} coarse vertex/vertices of {name}; first is "
+        raise ValueError(f"{source} lacks {count} coarse vertex/vertices of {name}; first is "
                          f"{plain(first)!r}")
-    joined = joined.sort_values(_POSITION)
+    joined = joined.sort_values(position)
     return joined[["vertex", *carried]].reset_index(drop=True)
 
 
@@ -219,8 +230,9 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     Each level matches the current graph (:func:`maximal_matching` with
     ``method=matching``) and contracts it with :func:`coarsen`'s rules.  It
     stops when the graph has at most ``min_vertices`` vertices, when a level
-    would keep more than ``max_ratio`` of the previous level's vertices (that
-    level is not kept), or after ``max_levels`` levels.  Only the levels'
+    would keep more than ``max_ratio`` of the previous level's vertices or
+    would contract nothing (that level is not kept), or after ``max_levels``
+    levels.  Only the levels'
     frames are kept; each level's graph is dropped once the next is built.
 
     Parameters
@@ -266,6 +278,7 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
     """
     if matching not in METHODS:
         raise ValueError(f"matching must be one of {METHODS}, got {matching!r}")
+    weighted = check_flag(weighted, "weighted")
     if isinstance(min_vertices, bool) or not isinstance(min_vertices, (int, np.integer)) \
             or min_vertices < 1:
         raise ValueError(f"min_vertices must be a positive int, got {min_vertices!r}")
@@ -291,8 +304,11 @@ def coarsen_hierarchy(graph: Any, min_vertices: int = 1000, matching: str = "han
             g.release_rows()  # a graph of our own: its rows are not needed again
         # the level's size is known from the matching: no contraction is
         # spent on a level that would not be kept
-        if n - int((mate >= 0).sum()) // 2 > max_ratio * n:
-            break  # shrinking too slowly to be worth a level
+        pairs = int((mate >= 0).sum()) // 2
+        if n - pairs > max_ratio * n or pairs == 0:
+            # shrinking too slowly to be worth a level; or not at all (no edge
+            # left between two vertices: every later level would be this one)
+            break
         coarse_of, coarse = _contract(current.weighted_graph() if level is None else level,
                                       mate, xp)
         del mate
@@ -370,6 +386,8 @@ def _mate_array(graph: Graph, matching, xp):
     n = graph.num_vertices
     labels = graph.labels
     paired = matching[matching["mate"].notna()]
+    if len(paired) < len(matching):  # the unmatched rows' ids are checked too (null, unknown)
+        internal_ids(graph, matching["vertex"], "matching column 'vertex'")
     vertex = internal_ids(graph, paired["vertex"], "matching column 'vertex'")
     mate_of = internal_ids(graph, paired["mate"], "matching column 'mate'")
     mate = xp.full(n, -1, dtype=np.int64)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..structure.checks import check_seed
+from ..structure.checks import check_flag, check_positive_int, check_seed
 from ..structure.graph import Graph, as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
 from .mates import mates_frame
@@ -77,6 +77,9 @@ def maximal_matching(graph: Any, method: str = "handshake", weighted: bool = Tru
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     seed = check_seed(seed)
+    weighted = check_flag(weighted, "weighted")
+    low_degree_first = check_flag(low_degree_first, "low_degree_first")
+    check_positive_int(max_rounds, "max_rounds")
     g = as_graph(graph, source, destination, weight, backend)
     mate = maximal_mates(g, method, weighted, seed, max_rounds, low_degree_first=low_degree_first)
     return mates_frame(g, mate)

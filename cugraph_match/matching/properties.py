@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import to_backend
-from ..structure.checks import not_numbers, plain, require_vertex_frame
+from ..structure.checks import check_flag, not_numbers, plain, require_vertex_frame
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, search_labels
 from ..structure.inputs import DEFAULT_WEIGHT
@@ -73,6 +73,7 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     >>> cm.is_matching(edges, cm.suitor_matching(edges, backend="cpu"), maximal=True)
     True
     """
+    maximal = check_flag(maximal, "maximal")
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
     return matches_prepared(as_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)

@@ -174,7 +174,7 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     else:
         if graph is None:
             raise ValueError("no graph given: pass edges, a cm.Graph, a weight matrix or points=")
-        check_integer_edge_weights(graph, weight)
+        check_integer_edge_weights(graph, weight, source, destination, bool(bipartite))
         g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
         check_integer_graph_weights(g)
         if g.bipartite:

@@ -28,17 +28,28 @@ SPARSE_STARTS = ("greedy", "suitor", "empty")
 SPARSE_THREADS = 128
 
 
-def check_integer_edge_weights(graph, weight) -> None:
+def check_integer_edge_weights(graph, weight, source: str, destination: str,
+                               bipartite: bool) -> None:
     """An edge list's integer ``weight`` column: every |w| <= 2**51, or a
-    ValueError naming the column, the count and the first bad row."""
+    ValueError naming the column, the count and the first bad row.  A
+    self-loop's weight is not checked (one id space): a matching has no
+    self-loop, and a cm.Graph of the same rows holds its loops apart."""
     if weight is None or not hasattr(graph, "columns") or weight not in graph.columns:
         return
     column = graph[weight]
     if getattr(column, "ndim", 1) != 1 or column.dtype.kind not in "iu":
         return  # repeated columns and the like: as_graph names the problem
-    present = np.asarray(to_backend(column.notna().to_numpy(), np), dtype=bool)
+    considered = column.notna()
+    if not bipartite and source in graph.columns and destination in graph.columns \
+            and getattr(graph[source], "ndim", 1) == 1 \
+            and getattr(graph[destination], "ndim", 1) == 1:
+        try:
+            considered = considered & ~(graph[source] == graph[destination]).fillna(False)
+        except TypeError:  # ids of two types: as_graph names the problem
+            pass
+    present = np.asarray(to_backend(considered.to_numpy(), np), dtype=bool)
     kind = np.dtype(np.uint64 if column.dtype.kind == "u" else np.int64)
-    values = np.asarray(to_backend(column[column.notna()].to_numpy(dtype=kind), np))
+    values = np.asarray(to_backend(column[considered].to_numpy(dtype=kind), np))
     bad = too_large(values)
     count = int(bad.sum())
     if count:
