@@ -374,6 +374,12 @@ def test_where_the_supersteps_run(client):
 def test_return_stats_is_for_dask_inputs():
     with pytest.raises(ValueError, match="Dask"):
         cm.suitor_matching(frame5(), backend="cpu", return_stats=True)
+    for function in (cm.suitor_matching, cm.locally_dominant_matching, cm.b_suitor_matching):
+        # 'no' was read as True: "return_stats=True reports a distributed run"
+        with pytest.raises(TypeError, match="return_stats must be True or False, got 'no'"):
+            function(frame5(), backend="cpu", return_stats="no")
+        with pytest.raises(TypeError, match="return_stats must be True or False, got 'no'"):
+            function(dd.from_pandas(frame5(), npartitions=2), return_stats="no")
 
 
 def test_result_is_partitioned_by_vertex_with_known_divisions(client):

@@ -389,6 +389,9 @@ def test_show_progress_attaches_one_handler_and_removes_it():
     assert "cugraph_match: leiden level 0: 34 vertices, 78 edges" in text
     cm.leiden(cm.datasets.load("karate"), backend="cpu")
     assert out.getvalue() == text  # detached: nothing more
+    with pytest.raises(TypeError, match="enable must be True or False, got 'no'"):
+        cm.show_progress("no")  # attached the handler
+    assert logger.handlers == handlers
 
 
 def test_silent_by_default():

@@ -12,7 +12,7 @@ from ..structure.checks import (capacity_scalar, capacity_values, check_launch,
                                 node_attribute_values, require_vertex_frame)
 from ..structure.bipartite import check_bipartite_flag, check_unmatched, linked_pairs_frame
 from ..structure.graph import Graph, as_graph, internal_ids, lacking_ids_error
-from ..structure.inputs import DEFAULT_WEIGHT, computed, is_distributed_input, refuse_stats
+from ..structure.inputs import DEFAULT_WEIGHT, computed, is_distributed_input, check_stats
 from ..structure.output import pairs_frame
 
 
@@ -106,6 +106,7 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         raise ValueError(f"heap_above must be a non-negative int, got {heap_above!r}")
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
+    return_stats = check_stats(return_stats, graph)
     if is_distributed_input(graph):
         if bipartite:
             from ..dask.bipartite import two_sided_dask
@@ -115,7 +116,6 @@ def b_suitor_matching(graph: Any, b: Any = 1, source: str = "src", destination: 
         from ..dask.matching import b_matching_dask
 
         return b_matching_dask(graph, b, source, destination, weight, backend, return_stats)
-    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     cap = capacities(g, graph, b)
     lo, hi, key = b_suitor_pairs(g, cap, threads_per_block=threads_per_block,

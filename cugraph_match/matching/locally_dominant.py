@@ -7,7 +7,7 @@ from typing import Any
 from ..structure.checks import check_launch
 from ..structure.bipartite import check_bipartite_flag, check_unmatched
 from ..structure.graph import as_graph
-from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, check_stats
 from .mates import mates_frame
 
 
@@ -52,6 +52,7 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
     check_launch(threads_per_block, whole_warps=True)
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
+    return_stats = check_stats(return_stats, graph)
     if is_distributed_input(graph):
         if bipartite:
             from ..dask.bipartite import two_sided_dask
@@ -61,7 +62,6 @@ def locally_dominant_matching(graph: Any, source: str = "src", destination: str 
         from ..dask.matching import matching_dask
 
         return matching_dask(graph, source, destination, weight, backend, return_stats)
-    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     pref = g.preference_csr()
     # Rows arrive in preference order, so the kernels need no weight keys.

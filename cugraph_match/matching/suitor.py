@@ -9,7 +9,7 @@ import numpy as np
 from ..structure.checks import check_launch, check_warp_shared_memory
 from ..structure.bipartite import check_bipartite_flag, check_unmatched
 from ..structure.graph import Graph, as_graph
-from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, refuse_stats
+from ..structure.inputs import DEFAULT_WEIGHT, is_distributed_input, check_stats
 from .mates import mates_frame, mates_from_offers, mates_from_offers_cpu, weights_of_keys
 
 
@@ -115,6 +115,7 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     check_warp_shared_memory(threads, "vertices_per_warp", vertices_per_warp, 2 * 8)
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
+    return_stats = check_stats(return_stats, graph)
     if is_distributed_input(graph):
         if bipartite:
             from ..dask.bipartite import two_sided_dask
@@ -124,7 +125,6 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
         from ..dask.matching import matching_dask
 
         return matching_dask(graph, source, destination, weight, backend, return_stats)
-    refuse_stats(return_stats)
     g = as_graph(graph, source, destination, weight, backend, bipartite=bipartite)
     mate, keys = suitor_mates(g, vertices_per_warp=vertices_per_warp,
                               threads_per_block=threads_per_block)

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .checks import require_unique_columns
+from .checks import check_flag, require_unique_columns
 
 DEFAULT_WEIGHT = "weight"
 
@@ -216,10 +216,14 @@ def _from_dask(obj, source, destination, weight) -> EdgeInput | None:
                     f"list first")
 
 
-def refuse_stats(return_stats: bool) -> None:
-    """``return_stats`` reports a distributed run; single-machine calls have none."""
-    if return_stats:
+def check_stats(return_stats, graph: Any) -> bool:
+    """``return_stats`` must be True or False ('no' would be read as True),
+    and True only for a Dask input: it reports a distributed run, and
+    single-machine calls have none."""
+    return_stats = check_flag(return_stats, "return_stats")
+    if return_stats and not is_distributed_input(graph):
         raise ValueError("return_stats=True reports a distributed run: it is for Dask inputs")
+    return return_stats
 
 
 # New input kinds are one more adapter here; the algorithms only ever see a

@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+from .checks import check_flag
+
 LOG = logging.getLogger("cugraph_match")
 
 _HANDLER_NAME = "cugraph_match.show_progress"
@@ -56,6 +58,7 @@ def show_progress(enable: bool = True, stream=None) -> logging.Handler | None:
     True
     >>> cm.show_progress(False)
     """
+    enable = check_flag(enable, "enable")  # show_progress("no") attached the handler
     for handler in list(LOG.handlers):
         if handler.get_name() == _HANDLER_NAME:
             LOG.removeHandler(handler)
