@@ -304,8 +304,8 @@ def _as_dtype_if_exact(ids, dtype):
     same value after it, else as given: a cast that loses anything (0.5 to
     0, '0' to 0, True to 1, -1 to 2**64 - 1) names other people than the
     caller's, and left as they are such ids are not the preferences' (not
-    mutually acceptable, or of another type).  Only numbers and bools are
-    cast, each to its own kind."""
+    mutually acceptable, or of another type).  Numbers are cast to numbers,
+    bools to bools, nothing else."""
     if ids.dtype == dtype:
         return ids
     to_kind = getattr(dtype, "kind", None)
