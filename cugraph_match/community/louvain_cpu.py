@@ -89,7 +89,14 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
         a[community[v]] += k[v]
         size[community[v]] += 1
     to_community = np.zeros(n, dtype=np.float64)
+    # stamp[c] == visit: c's weight to the vertex of this visit is counted.
+    # Visits are numbered across passes: stamped with the vertex's id (until
+    # 2026-11-28), a community its vertex had stamped in the last pass and
+    # nobody since read as counted when the vertex came again, so it was
+    # never a candidate and its stale weight made staying look better (the
+    # phase could end where a move still gained)
     stamp = np.full(n, -1, dtype=np.int64)
+    visit = -1
     touched = np.empty(n, dtype=np.int64)
     # community ids free for empty moves (a lazy stack: an id in it may have
     # been refilled since, and is skipped when popped)
@@ -119,17 +126,18 @@ def move_phase(offsets, indices, weights, loop, community, resolution, threshold
                 active[v] = False
             own = community[v]
             count = 0
+            visit += 1
             for e in range(offsets[v], offsets[v + 1]):
                 c = community[indices[e]]
-                if stamp[c] != v:
-                    stamp[c] = v
+                if stamp[c] != visit:
+                    stamp[c] = visit
                     to_community[c] = 0.0
                     touched[count] = c
                     count += 1
                 to_community[c] += weights[e]
             a[own] -= k[v]
             size[own] -= 1
-            to_own = to_community[own] if stamp[own] == v else 0.0
+            to_own = to_community[own] if stamp[own] == visit else 0.0
             stay = to_own - resolution * k[v] * a[own] / two_m
             best = own
             best_gain = 0.0
