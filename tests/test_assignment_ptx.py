@@ -12,7 +12,7 @@ from test_ptx import compile_ptx, monkeypatch_module  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(SIMULATED, reason="compiles real CUDA, not the simulator")
 
-I64, F64 = "int64[::1]", "float64[::1]"
+I64, F64, F32 = "int64[::1]", "float64[::1]", "float32[::1]"
 
 
 def _signatures():
@@ -20,10 +20,10 @@ def _signatures():
 
     # cost dtype, potential dtype: the auction (int64 or float64 costs, float64
     # potentials) and the ε = 0 rounds (potentials in the cost dtype)
-    for cost, pot in ((F64, F64), (I64, F64), (I64, I64)):
+    for cost, pot in ((F64, F64), (I64, F64), (I64, I64), (F32, F32)):
         scalar = pot.split("[")[0]
         yield G.bid_kernel, (f"({I64}, int64, {I64}, {I64}, {cost}, {pot}, {scalar}, {scalar}, "
-                             f"int64, boolean, {I64}, {scalar}, {I64}, {pot}, {pot})")
+                             f"int64, boolean, {I64}, {scalar}, {I64}, {pot}, {pot}, {scalar})")
         yield G.claim_kernel, f"({I64}, int64, {I64}, {pot}, {pot}, {I64})"
         yield G.install_kernel, (f"({I64}, int64, {I64}, {pot}, {pot}, {I64}, {pot}, {I64}, "
                                  f"{I64}, {scalar})")
@@ -43,7 +43,7 @@ def test_bids_use_atomic_minima_and_shuffles(compile_ptx):
 
     ptx = compile_ptx(G.bid_kernel, f"({I64}, int64, {I64}, {I64}, {F64}, {F64}, float64, "
                                     f"float64, int64, boolean, {I64}, float64, {I64}, {F64}, "
-                                    f"{F64})")
+                                    f"{F64}, float64)")
     assert "shfl.sync.bfly" in ptx  # the warp's butterfly reduction
     assert "atom" in ptx  # the column's best bid
     ptx = compile_ptx(G.claim_kernel, f"({I64}, int64, {I64}, {F64}, {F64}, {I64})")

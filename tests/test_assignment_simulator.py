@@ -59,6 +59,26 @@ def test_gpu_equals_cpu(kind, shape, flags):
     assert set(zip(gpu["src"], gpu["dst"])) <= pairs
 
 
+def test_gpu_rounded_bids_keep_the_optimum():
+    """A bid's w1 - w0 rounded up in float64 (0.9 from -0.1 - -1.0): the
+    column's reduced cost ended above the second best's, the host freed the
+    row, and the column, free below potential 0, lost to a worse one."""
+    rows, cols = cm.assignment(np.array([[1.0, 0.1]]), maximize=True, backend="gpu")
+    assert cols.tolist() == [0]
+    frame = pd.DataFrame({"src": [1, 1, 0], "dst": [2, 1, 0], "weight": [0.1, -1.0, -1.0]})
+    assert cm.assignment(frame, backend="gpu")["weight"].sum() == -2.0
+    rng = np.random.default_rng(0)
+    for _ in range(40):  # 23 of 150 such instances were not optimal
+        shape = sorted(int(s) for s in rng.integers(1, 7, 2))
+        matrix = rng.choice([0.1, 0.2, 0.3, 0.7, 1.1, 2.3, -0.4], size=shape) * \
+            rng.choice([1, 1e-3, 10])
+        maximize = bool(rng.integers(2))
+        rows, cols = cm.assignment(matrix, maximize=maximize, backend="gpu")
+        r, c = linear_sum_assignment(matrix, maximize=maximize)
+        assert matrix[rows, cols].sum() == pytest.approx(matrix[r, c].sum(), rel=1e-12,
+                                                          abs=1e-12)
+
+
 def test_gpu_infeasible_perfect():
     # rectangular (the ε = 0 rounds stall, the host's search finds no path)
     frame = pd.DataFrame({"src": [0, 1, 2, 2], "dst": [5, 5, 6, 7], "weight": [1.0] * 4})

@@ -52,11 +52,34 @@ THREADS = 128
 NO_ROW = np.iinfo(np.int64).max
 
 
+@cuda.jit(device=True)
+def _entry_cost(indptr, indices, cost, i, j):
+    """The cost of row ``i``'s entry in column ``j`` (a row's columns are
+    sorted: a binary search)."""
+    lo = indptr[i]
+    hi = indptr[i + 1] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if indices[mid] < j:
+            lo = mid + 1
+        else:
+            hi = mid
+    return cost[lo]
+
+
 @cuda.jit
 def bid_kernel(free_rows, n_free, indptr, indices, cost, v, eps, zero, mode, occupied_rule,
-               row4col, inf, bid_col, bid_val, col_min):
+               row4col, inf, bid_col, bid_val, col_min, unit):
     """One warp per free row: its bid (column and new potential) and the
-    column's running best bid (``atomic.min``)."""
+    column's running best bid (``atomic.min``).
+
+    ``unit`` is the potentials' machine epsilon (0 for integers): a bid's
+    ``w1 - w0`` can round up, lowering the column's potential by more than
+    the exact difference, so that its reduced cost ends above the second
+    best's ``w1`` (+ ε).  The host's exact finish then freed the row, and its
+    column stayed free below potential 0, where the searches chose a worse
+    column (maximising [[1.0, 0.1]] gave 0.1).  Such a bid is raised by
+    rounding steps, never above the column's potential before it."""
     warp = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) // WARP
     lane = cuda.laneid
     if warp >= n_free:
@@ -125,6 +148,12 @@ def bid_kernel(free_rows, n_free, indptr, indices, cost, v, eps, zero, mode, occ
         if j0 < 0:
             return
     new_v = v[j0] - (b1 - b0) - eps
+    if unit > 0:
+        own = _entry_cost(indptr, indices, cost, i, j0)
+        steps = 0
+        while own - new_v > b1 + eps and new_v < v[j0] and steps < 8:
+            new_v = min(new_v + (abs(new_v) + abs(own)) * unit, v[j0])
+            steps += 1
     bid_val[warp] = new_v
     cuda.atomic.min(col_min, j0, new_v)
 
@@ -219,6 +248,7 @@ def _rounds(xp, free_rows, indptr, indices, cost, v, eps, mode, occupied_rule, c
     bid_col = xp.empty(nr, dtype=np.int64)
     bid_val = xp.empty(nr, dtype=v.dtype)
     zero = v.dtype.type(0)
+    unit = v.dtype.type(np.finfo(v.dtype).eps if v.dtype.kind == "f" else 0)
     bids = 0
     best_free = None
     stalled = 0
@@ -236,7 +266,7 @@ def _rounds(xp, free_rows, indptr, indices, cost, v, eps, mode, occupied_rule, c
         bids += n_free
         launch(bid_kernel, *_grid(n_free, WARP), xp, free_rows, n_free, indptr,
                indices, cost, v, eps, zero, mode, occupied_rule, row4col, inf, bid_col,
-               bid_val, col_min)
+               bid_val, col_min, unit)
         launch(claim_kernel, *_grid(n_free), xp, free_rows, n_free, bid_col, bid_val,
                col_min, winner)
         launch(install_kernel, *_grid(n_free), xp, free_rows, n_free, bid_col,
