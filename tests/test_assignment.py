@@ -553,6 +553,49 @@ def test_infeasible_names_a_record():
     assert len(result) == 2
 
 
+def first_unservable(pairs: set, n_rows: int) -> int:
+    """The first row r whose prefix 0..r has no matching covering it (NetworkX)."""
+    for r in range(n_rows):
+        G = nx.Graph()
+        G.add_nodes_from(("r", i) for i in range(r + 1))
+        G.add_edges_from((("r", i), ("c", j)) for i, j in pairs if i <= r)
+        top = [("r", i) for i in range(r + 1)]
+        if len(nx.bipartite.maximum_matching(G, top_nodes=top)) // 2 < r + 1:
+            return r
+    return -1
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 6), st.integers(1, 7), st.data())
+def test_infeasible_names_the_first_record_in_order(n_rows, n_cols, data):
+    """The record named is where Hall's condition first fails in order: the
+    solvers' own failing row was the first their warm starts could not
+    serve (row 0 for rows 0 -> {1}, 1 -> {1}, 2 -> {0, 1, 2} on the GPU;
+    row 1 of a 6 x 6 sparse matrix whose first failing prefix ends at 5)."""
+    n_rows, n_cols = min(n_rows, n_cols), max(n_rows, n_cols)
+    cells = data.draw(st.sets(st.tuples(st.integers(0, n_rows - 1),
+                                        st.integers(0, n_cols - 1)), min_size=1))
+    expected = first_unservable(cells, n_rows)
+    rows, cols = (np.array(sorted(cells)).T if cells else (np.zeros(0), np.zeros(0)))
+    matrix = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_rows, n_cols))
+    dense = np.full((n_rows, n_cols), np.inf)
+    dense[rows, cols] = 1.0
+    frame = pd.DataFrame({"src": rows, "dst": cols, "weight": 1.0})
+    if expected < 0:
+        cm.assignment(matrix, perfect=True, backend="cpu")
+        return
+    with pytest.raises(ValueError, match=f"row {expected} cannot be matched together"):
+        cm.assignment(matrix, perfect=True, backend="cpu")
+    with pytest.raises(ValueError, match=f"row {expected} cannot be served together with "
+                                         f"the rows before it"):
+        cm.assignment(dense, backend="cpu")
+    if len(set(rows)) == n_rows and len(set(cols)) >= n_rows:
+        # an edge list's records are those it lists: here every row, on the smaller side
+        with pytest.raises(ValueError, match=f"source id {expected} cannot be linked together"):
+            cm.assignment(frame, perfect=True, backend="cpu")
+
+
 def test_scipy_sparse_input():
     rng = np.random.default_rng(4)
     frame = random_candidates(rng, 200, 250, 5, "float")

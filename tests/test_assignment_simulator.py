@@ -79,6 +79,22 @@ def test_gpu_rounded_bids_keep_the_optimum():
                                                           abs=1e-12)
 
 
+def test_gpu_names_the_same_record_as_the_cpu():
+    """Hall's condition first fails at row 1 (0 -> {1}, 1 -> {1}); the GPU's
+    bids served row 1 first and named row 0."""
+    import scipy.sparse as sp
+
+    frame = pd.DataFrame({"src": [0, 1, 2, 2, 2], "dst": [1, 1, 0, 1, 2], "weight": 1.0})
+    matrix = sp.csr_matrix((np.ones(5), (frame["src"], frame["dst"])), shape=(3, 3))
+    dense = np.array([[np.inf, 1.0], [np.inf, 2.0]])
+    for data, kwargs, message in ((frame, {"perfect": True}, "source id 1 cannot be linked"),
+                                  (matrix, {"perfect": True}, "row 1 cannot be matched"),
+                                  (dense, {}, "row 1 cannot be served")):
+        for backend in ("cpu", "gpu"):
+            with pytest.raises(ValueError, match=message):
+                cm.assignment(data, backend=backend, **kwargs)
+
+
 def test_gpu_infeasible_perfect():
     # rectangular (the ε = 0 rounds stall, the host's search finds no path)
     frame = pd.DataFrame({"src": [0, 1, 2, 2], "dst": [5, 5, 6, 7], "weight": [1.0] * 4})

@@ -157,6 +157,23 @@ def _dense_costs(matrix: np.ndarray, maximize: bool):
     return np.ascontiguousarray(costs), inf, transposed
 
 
+#: Edge visits the search for the first unservable record may make (about
+#: a second on the CPU); beyond it the solver's own failing record is named.
+FIRST_UNMATCHABLE_BUDGET = 200_000_000
+
+
+def _first_unmatchable(rows, cols, nr: int, nc: int, solver_bad: int) -> tuple[int, bool]:
+    """``(record, first)``: the first record in order that cannot be served
+    together with those before it (``first``), or the solver's failing
+    record when the search ran past its budget (then ``first`` is False).
+    Both backends name the same record."""
+    indptr, indices, _, _ = K.rows_from_pairs(np.asarray(rows, dtype=np.int64),
+                                              np.asarray(cols, dtype=np.int64),
+                                              np.zeros(len(rows), dtype=np.int8), nr, nc)
+    found = K.first_unmatchable_row(indptr, indices, nr, nc, FIRST_UNMATCHABLE_BUDGET)
+    return (int(found), True) if found >= 0 else (int(solver_bad), False)
+
+
 def _dense_assignment(matrix, maximize: bool, backend):
     costs, inf, transposed = _dense_costs(matrix, maximize)
     nr, nc = costs.shape
@@ -171,9 +188,11 @@ def _dense_assignment(matrix, maximize: bool, backend):
         col4row, bad = K.solve_dense(costs, inf, 2)
     if bad >= 0:
         side = "column" if transposed else "row"
+        finite = np.isfinite(costs) if costs.dtype.kind == "f" else costs < inf
+        bad, first = _first_unmatchable(*np.nonzero(finite), nr, nc, bad)
         raise ValueError(f"cost matrix is infeasible: no assignment gives every {side} a "
-                         f"finite-cost partner ({side} {int(bad)} cannot be served together "
-                         f"with the {side}s before it)")
+                         f"finite-cost partner ({side} {bad} cannot be served together "
+                         f"with the {side}s {'before it' if first else 'served'})")
     if transposed:
         order = np.argsort(col4row, kind="stable")
         return col4row[order].astype(np.int64), order.astype(np.int64)
@@ -334,8 +353,8 @@ def _solve_pairs(left, right, costs, n_left: int, n_right: int, mode: int, inf, 
     rows, cols = (right, left) if swap else (left, right)
     nr, nc = (n_right, n_left) if swap else (n_left, n_right)
     positions, bad = _solve(rows, cols, costs, nr, nc, mode, inf, backend)
-    if bad >= 0:
-        return None, int(bad), swap
+    if bad >= 0:  # the first record, in order, that cannot be served with those before it
+        return None, _first_unmatchable(rows, cols, nr, nc, bad)[0], swap
     order = np.argsort(left[positions], kind="stable")
     return positions[order], -1, swap
 

@@ -910,3 +910,58 @@ def _dense_path(c, r, v, col4row, row4col, d, pred, cols, inf):
             break
         j = nxt
     return end
+
+
+# --------------------------------------------------------------------------
+# the record named when no perfect matching exists
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def first_unmatchable_row(indptr, indices, nr, nc, budget):
+    """The first row ``r`` such that rows ``0..r`` have no matching covering
+    them all (where Hall's condition first fails, in row order): Kuhn's
+    augmenting paths, row by row in ascending order, each a depth-first
+    search that visits a column once.  The solvers' failing row is the
+    first their own order (warm starts, reductions) could not serve, which
+    need not be that one.  Returns -1 when every row is matched, -2 when
+    ``budget`` edge visits did not settle it (the searches are O(rows x
+    entries) at worst)."""
+    row4col = np.full(nc, -1, dtype=np.int64)
+    seen = np.full(nc, -1, dtype=np.int64)  # the search (row) that visited the column
+    stack_row = np.empty(nr, dtype=np.int64)
+    stack_at = np.empty(nr, dtype=np.int64)
+    via = np.empty(nr, dtype=np.int64)  # the column each level of the stack went through
+    work = 0
+    for r in range(nr):
+        top = 0
+        stack_row[0] = r
+        stack_at[0] = indptr[r]
+        found = False
+        while top >= 0 and not found:
+            i = stack_row[top]
+            t = stack_at[top]
+            if t == indptr[i + 1]:
+                top -= 1
+                continue
+            stack_at[top] = t + 1
+            work += 1
+            if work > budget:
+                return -2
+            j = indices[t]
+            if seen[j] == r:
+                continue
+            seen[j] = r
+            via[top] = j
+            owner = row4col[j]
+            if owner < 0:  # a free column: every row on the stack moves one column on
+                for level in range(top, -1, -1):
+                    row4col[via[level]] = stack_row[level]
+                found = True
+            else:  # a row holds one column, so it is on the stack at most once
+                top += 1
+                stack_row[top] = owner
+                stack_at[top] = indptr[owner]
+        if not found:
+            return r
+    return -1
