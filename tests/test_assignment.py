@@ -596,6 +596,26 @@ def test_infeasible_names_the_first_record_in_order(n_rows, n_cols, data):
             cm.assignment(frame, perfect=True, backend="cpu")
 
 
+def test_infeasible_past_the_search_budget_names_the_solvers_record(monkeypatch):
+    """Past its budget the search for the first record in order gives way
+    to the solver's, and the message no longer says "ordered before it"."""
+    import importlib
+
+    module = importlib.import_module("cugraph_match.bipartite.assignment")
+    monkeypatch.setattr(module, "FIRST_UNMATCHABLE_BUDGET", 0)
+    frame = pd.DataFrame({"src": [0, 1, 2, 2, 2], "dst": [1, 1, 0, 1, 2], "weight": 1.0})
+    with pytest.raises(ValueError, match=r"source id \d cannot be linked together with the "
+                                         r"source ids linked \(Hall's"):
+        cm.assignment(frame, perfect=True, backend="cpu")
+    matrix = sp.csr_matrix((np.ones(5), (frame["src"], frame["dst"])), shape=(3, 3))
+    with pytest.raises(ValueError, match=r"row \d cannot be matched together with the rows "
+                                         r"matched\)"):
+        cm.assignment(matrix, perfect=True, backend="cpu")
+    with pytest.raises(ValueError, match=r"row \d cannot be served together with the rows "
+                                         r"served\)"):
+        cm.assignment(np.array([[np.inf, 1.0], [np.inf, 2.0]]), backend="cpu")
+
+
 def test_scipy_sparse_input():
     rng = np.random.default_rng(4)
     frame = random_candidates(rng, 200, 250, 5, "float")

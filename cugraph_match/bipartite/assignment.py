@@ -158,7 +158,8 @@ def _dense_costs(matrix: np.ndarray, maximize: bool):
 
 
 #: Edge visits the search for the first unservable record may make (about
-#: a second on the CPU); beyond it the solver's own failing record is named.
+#: a second on the CPU); beyond it the solver's own failing record is named,
+#: as one that cannot be served together with those the solver served.
 FIRST_UNMATCHABLE_BUDGET = 200_000_000
 
 
@@ -345,18 +346,20 @@ def _solve(rows, cols, costs, nr, nc, mode, inf, backend):
 
 
 def _solve_pairs(left, right, costs, n_left: int, n_right: int, mode: int, inf, backend):
-    """Solve on internal ids.  Returns ``(positions, bad, swap)``: the chosen
-    input rows (positions into ``left``/``right``) ordered by left id, or
-    ``bad >= 0``, the internal id (on the side processed row by row; the right
-    side when ``swap``) of a record no perfect matching can serve."""
+    """Solve on internal ids.  Returns ``(positions, bad, first, swap)``: the
+    chosen input rows (positions into ``left``/``right``) ordered by left id,
+    or ``bad >= 0``, the internal id (on the side processed row by row; the
+    right side when ``swap``) of a record no perfect matching can serve: the
+    first in order that cannot be served with those before it when ``first``
+    (see :func:`_first_unmatchable`)."""
     swap = n_left > n_right  # the smaller side is processed row by row
     rows, cols = (right, left) if swap else (left, right)
     nr, nc = (n_right, n_left) if swap else (n_left, n_right)
     positions, bad = _solve(rows, cols, costs, nr, nc, mode, inf, backend)
     if bad >= 0:  # the first record, in order, that cannot be served with those before it
-        return None, _first_unmatchable(rows, cols, nr, nc, bad)[0], swap
+        return (None, *_first_unmatchable(rows, cols, nr, nc, bad), swap)
     order = np.argsort(left[positions], kind="stable")
-    return positions[order], -1, swap
+    return positions[order], -1, True, swap
 
 
 def _pairs_frame(cand: Candidates, positions: np.ndarray):
@@ -374,14 +377,16 @@ def _pairs_frame(cand: Candidates, positions: np.ndarray):
     return lib.DataFrame({source: left_ids, destination: right_ids, weight: w})
 
 
-def _infeasible(cand: Candidates, bad: int, swap: bool, n_left: int, n_right: int):
+def _infeasible(cand: Candidates, bad: int, first: bool, swap: bool, n_left: int,
+                n_right: int):
     side = "destination" if swap else "source"
     labels = cand.right_labels if swap else cand.left_labels
     smaller = min(n_left, n_right)
+    others = "ordered before it" if first else "linked"
     return ValueError(
         f"perfect=True: no matching links all {smaller} {side} ids (the smaller side); "
         f"{side} id {plain(labels.iloc[bad])!r} cannot be linked together with the {side} "
-        f"ids ordered before it (Hall's condition fails); use perfect=False for the best "
+        f"ids {others} (Hall's condition fails); use perfect=False for the best "
         f"matching that leaves records unlinked")
 
 
@@ -396,9 +401,10 @@ def _edge_list_assignment(frame, source, destination, weight, maximize, perfect,
         left, right = left[keep], right[keep]
     LOG.debug("assignment: %d left, %d right, %d candidate pairs, mode %d, %s backend",
               n_left, n_right, left.shape[0], mode, backend.name)
-    positions, bad, swap = _solve_pairs(left, right, costs, n_left, n_right, mode, inf, backend)
+    positions, bad, first, swap = _solve_pairs(left, right, costs, n_left, n_right, mode, inf,
+                                               backend)
     if bad >= 0:
-        raise _infeasible(cand, bad, swap, n_left, n_right)
+        raise _infeasible(cand, bad, first, swap, n_left, n_right)
     if keep is not None:
         positions = keep[positions]
     return _pairs_frame(cand, positions)
@@ -428,11 +434,12 @@ def _sparse_matrix_assignment(matrix, maximize, perfect, backend):
                                    "sparse cost matrix")
     if keep is not None:
         rows, cols = rows[keep], cols[keep]
-    positions, bad, swap = _solve_pairs(rows, cols, costs, nr, nc, mode, inf, backend)
+    positions, bad, first, swap = _solve_pairs(rows, cols, costs, nr, nc, mode, inf, backend)
     if bad >= 0:
         side = "column" if swap else "row"
         raise ValueError(f"perfect=True: no full matching exists ({side} {int(bad)} cannot "
-                         f"be matched together with the {side}s before it)")
+                         f"be matched together with the {side}s "
+                         f"{'before it' if first else 'matched'})")
     return rows[positions], cols[positions]
 
 
