@@ -323,6 +323,12 @@ def test_float_vertex_ids_are_compared_exactly():
         cm.modularity(small.astype(np.uint64), as_floats.assign(vertex=[0.0, 1.0, 2.0, 1e20]))
 
 
+def test_modularity_symmetrize_is_a_flag():
+    parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": [0, 0, 1, 1]})
+    with pytest.raises(TypeError, match="symmetrize must be True or False, got 'no'"):
+        cm.modularity(EDGES, parts, symmetrize="no")
+
+
 def test_string_community_labels():
     parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": ["a", "a", "b", "b"]})
     numeric = parts.assign(community=[0, 0, 1, 1])

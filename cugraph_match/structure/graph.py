@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .backend import Backend, resolve_backend, to_backend
-from .checks import check_flag, first_true, plain
+from .checks import first_true, plain
 from .bipartite import (Sides, check_bipartite_flag, linked_pairs_frame, one_id_space,
                         read_two_sided)
 from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
@@ -431,8 +431,8 @@ def _as_array(values):
 
 def require_undirected(graph: Any, symmetrize: bool, what: str) -> None:
     """Refuse a directed graph object (or a Graph built from one) unless the
-    caller asked to symmetrise it."""
-    symmetrize = check_flag(symmetrize, "symmetrize")
+    caller asked to symmetrise it (a flag its callers checked at their
+    boundary, before a Dask input leaves for its own path)."""
     directed = graph.directed_input if isinstance(graph, Graph) else is_directed_input(graph)
     if directed and not symmetrize:
         kind = "cm.Graph built from a directed graph" if isinstance(graph, Graph) else \
