@@ -81,6 +81,10 @@ BAD_FILES = [
      r"line 3: weight '2.5' is not a 64-bit integer \(the file declares 'integer' entries\)"),
     ("empty.txt", b"", r"empty.txt: no edge and no vertex \(an empty graph file\)"),
     ("comments.txt", b"# nothing but a comment\n\n", r"no edge and no vertex"),
+    # a header and nothing else was read as an edge weighing 'weight'
+    ("header_only.csv", b"# exported\nsrc,dst,weight\n",
+     r"header_only.csv, line 2: the only line is a header, fields 'src, dst, weight': no edge and "
+     r"no vertex"),
     ("word_weight.csv", b"src,dst,weight\n1,2,3.5\n2,3,heavy\n",
      r"word_weight.csv, line 3: weight 'heavy' is not a number"),
     ("negative.csv", b"1,2,3\n2,3,-1\n",

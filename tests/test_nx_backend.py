@@ -516,6 +516,33 @@ def test_modularity_zero_weight_raises_as_networkx():
         nx.community.modularity(G, [{0, 1, 2}], backend=BACKEND)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("zeros, numpy_result", [
+    ((0, 0.0), False),                       # Python zeros: ZeroDivisionError
+    ((np.float64(0), 0), True),              # one NumPy zero: NetworkX divides it, nan
+    ((np.float32(1), -1), True),             # a NumPy total of 0
+    ((1.5, -1.5), False),
+])
+def test_modularity_zero_total_as_networkx(zeros, numpy_result, directed):
+    G = (nx.DiGraph if directed else nx.Graph)()
+    G.add_edge(0, 1, weight=zeros[0])
+    G.add_edge(1, 2, weight=zeros[1])
+    parts = [{0, 1}, {2}]
+    if not numpy_result:
+        for backend in ("networkx", BACKEND):
+            with pytest.raises(ZeroDivisionError):
+                nx.community.modularity(G, parts, backend=backend)
+        return
+    with pytest.warns(RuntimeWarning):
+        theirs = nx.community.modularity(G, parts, backend="networkx")
+    with pytest.warns(RuntimeWarning):
+        ours = nx.community.modularity(G, parts, backend=BACKEND)
+    assert np.isnan(theirs) and type(ours) is float and np.isnan(ours)
+    # weight=None counts edges: no zero total
+    assert nx.community.modularity(G, parts, weight=None, backend=BACKEND) == \
+        pytest.approx(nx.community.modularity(G, parts, weight=None, backend="networkx"))
+
+
 # --------------------------------------------------------------------------
 # the GPU kernels, in Numba's CUDA simulator
 # --------------------------------------------------------------------------

@@ -88,7 +88,9 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
     Notes
     -----
     A first line whose fields are all words, followed by lines of numeric
-    ids, is a header (``src,dst,weight``) and is skipped.  Extra fields after
+    ids, is a header (``src,dst,weight``) and is skipped; three or more
+    words alone in a file are a header over nothing (an empty graph file,
+    refused), where two are an edge between word ids.  Extra fields after
     the weight are ignored; in an edge list with weights, a line without one
     weighs 1.  Numbers are ASCII digits (``1_0`` is a word, not 10).
     """
@@ -341,6 +343,11 @@ def _edge_list(path, rows, numbers):
     """A plain edge list: ``src dst [weight]`` lines and single-id lines."""
     if len(rows) > 1 and _is_header(rows):
         rows, numbers = rows[1:], numbers[1:]
+    elif len(rows) == 1 and len(rows[0]) >= 3 and all(_number(f) is None for f in rows[0]):
+        # words only, a third field that is no weight: a header over no line
+        raise ValueError(f"{path}, line {numbers[0]}: the only line is a header, "
+                         f"fields {_shown(', '.join(rows[0]))}: no edge and no vertex (an empty "
+                         f"graph file)")
     if not rows:
         raise ValueError(f"{path}: no edge and no vertex (an empty graph file)")
     pairs = [r for r in rows if len(r) >= 2]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import warnings
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain
@@ -297,7 +298,9 @@ def modularity(G, communities, weight="weight", resolution=1) -> float:
     NotAPartition
         When ``communities`` is not a partition of the nodes.
     ZeroDivisionError
-        When the total weight is 0, as in NetworkX.
+        When the total weight is 0, as in NetworkX; nan (and NumPy's
+        RuntimeWarning) instead when a weight is a NumPy number, as NetworkX
+        divides NumPy zeros then.
 
     Examples
     --------
@@ -321,6 +324,10 @@ def modularity(G, communities, weight="weight", resolution=1) -> float:
     src, dst = graph.src, graph.dst
     out_degree = np.bincount(src, weights=w, minlength=n)
     in_degree = np.bincount(dst, weights=w, minlength=n)
+    if not float(out_degree.sum()) and weight is not None and graph.numpy_zero_total:
+        warnings.warn("divide by zero encountered in scalar divide", RuntimeWarning,
+                      stacklevel=2)
+        return float("nan")
     if graph.directed:
         m = float(out_degree.sum())
         norm = 1 / m**2

@@ -50,6 +50,10 @@ class NxGraph:
     weight_attr : str or None
         The edge attribute whose values ``weights`` holds; None: no weights.
     directed, multigraph : bool
+    numpy_zero_total : bool
+        The weights total 0 and one of them is a NumPy number: NetworkX's
+        ``modularity`` then divides NumPy zeros (nan) rather than Python ones
+        (ZeroDivisionError).
     graph_attrs : dict
         A copy of ``G.graph`` (its ``name`` prints in ``str``).
 
@@ -71,7 +75,8 @@ class NxGraph:
     def __init__(self, nodes: list, index: dict | None, src: np.ndarray, dst: np.ndarray,
                  multiplicity: np.ndarray | None, weights: np.ndarray | None,
                  weight_attr: str | None, weight_error: str | None, directed: bool,
-                 multigraph: bool, class_name: str, graph_attrs: dict):
+                 multigraph: bool, class_name: str, graph_attrs: dict,
+                 numpy_zero_total: bool = False):
         self.nodes = nodes
         self._index = index
         self.src = src
@@ -85,6 +90,7 @@ class NxGraph:
         self.class_name = class_name
         self.graph_attrs = graph_attrs
         self.graph = graph_attrs  # NetworkX's name for it
+        self.numpy_zero_total = numpy_zero_total
         self._cache: dict = {}
 
     @property
@@ -300,20 +306,24 @@ def from_networkx(G: Any, weight: str | None = None, default: Any = 1,
         key_dicts = list(kept_rows())
         multiplicity = np.fromiter(map(len, key_dicts), dtype=np.int64, count=len(key_dicts))
         edge_data = lambda: chain.from_iterable(map(_values, key_dicts))  # noqa: E731
-    weights, weight_error = None, None
+    weights, weight_error, numpy_zero_total = None, None, False
     if weight is not None:
         try:  # itemgetter is twice as fast as dict.get, and fails only when one lacks it
             raw = list(map(itemgetter(weight), edge_data()))
         except KeyError:
             raw = list(map(methodcaller("get", weight, default), edge_data()))
         weights, weight_error = _real_weights(raw, weight)
+        # the values' Python types matter only where they total 0 (see
+        # NxGraph.numpy_zero_total), so only then are they read one by one
+        numpy_zero_total = weights is not None and not float(np.sum(weights)) and \
+            any(isinstance(value, np.generic) for value in raw)
         if multigraph and weights is not None:
             starts = np.zeros(multiplicity.shape[0], dtype=np.int64)
             np.cumsum(multiplicity[:-1], out=starts[1:])
             weights = np.add.reduceat(weights, starts) if starts.shape[0] else weights[:0]
     graph_attrs = dict(G.graph) if keep_graph_attrs else {"name": G.graph.get("name", "")}
     return NxGraph(nodes, index, src, dst, multiplicity, weights, weight, weight_error,
-                   directed, multigraph, type(G).__name__, graph_attrs)
+                   directed, multigraph, type(G).__name__, graph_attrs, numpy_zero_total)
 
 
 def _integer_neighbour_positions(adj, nodes: list, entries: int) -> np.ndarray | None:
