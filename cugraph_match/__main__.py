@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from . import datasets
 from .matching.locally_dominant import locally_dominant_matching
 from .matching.properties import matches_prepared, matching_weight
@@ -91,12 +93,33 @@ def _check_writable(path: str, source: str | None) -> bool:
     return not existed
 
 
+def _refuse_non_positive(path, edges, lines) -> None:
+    """The matchings need positive weights: one that is not is named by its
+    file line (the graph's own check could only name its row of the frame)."""
+    if "weight" not in edges:
+        return
+    bad = ~(edges["weight"].to_numpy() > 0)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        weight, u, v = (_plain(edges[column].iloc[at]) for column in ("weight", "src", "dst"))
+        raise ValueError(f"{path}, line {int(lines[at])}: weight {weight!r} of the edge {u!r} - "
+                         f"{v!r} is not positive ({int(bad.sum()):,} edge(s) weigh 0 or less; "
+                         f"the matchings need positive weights)")
+
+
+def _plain(value):
+    """A NumPy scalar as the Python number it holds (its repr is np.int64(3))."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _run(args) -> int:
     if args.dataset:
         edges, name = datasets.load(args.dataset), args.dataset
         vertices = None
     else:
-        edges, vertices = datasets.read_graph(args.file, max_isolated=args.max_isolated)
+        edges, vertices, lines = datasets.read_graph(args.file, max_isolated=args.max_isolated,
+                                                     return_lines=True)
+        _refuse_non_positive(args.file, edges, lines)
         name = args.file
     backend = resolve_backend(args.backend)
     created = _check_writable(args.output, args.file) if args.output is not None else False

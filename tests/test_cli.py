@@ -87,8 +87,12 @@ BAD_FILES = [
      r"no vertex"),
     ("word_weight.csv", b"src,dst,weight\n1,2,3.5\n2,3,heavy\n",
      r"word_weight.csv, line 3: weight 'heavy' is not a number"),
-    ("negative.csv", b"1,2,3\n2,3,-1\n",
-     r"weight column 'weight' has 1 zero or negative value\(s\)"),
+    # named by its file line (it was "row 1" of the frame the file became)
+    ("negative.csv", b"1,2,3\n# a comment\n\n2,3,-1\n3,4,0\n",
+     r"negative.csv, line 4: weight -1 of the edge 2 - 3 is not positive \(2 edge\(s\) weigh 0 "
+     r"or less; the matchings need positive weights\)"),
+    ("zero.mtx", f"{MM} real general\n3 3 2\n1 2 0.5\n2 3 0\n".encode(),
+     r"zero.mtx, line 4: weight 0.0 of the edge 2 - 3 is not positive \(1 edge"),
     # an empty id field was read as a vertex named '' (every id became a string)
     ("empty_src.csv", b"1,2,5\n,2,3\n3,4,1\n",
      r"empty_src.csv, line 2: the first \(source\) vertex id is empty: ',2,3'"),
@@ -143,8 +147,10 @@ def test_every_bad_file_is_one_line_and_status_2(tmp_path, capsys, name, content
 def test_the_reader_raises_value_errors_naming_the_file(tmp_path, name, content, message):
     path = tmp_path / name
     path.write_bytes(content)
-    if name.startswith("negative.csv"):  # a valid file; the graph refuses the weight
-        read_graph(path)
+    if name in ("negative.csv", "zero.mtx"):  # valid files; the command refuses the weight
+        edges, _, lines = read_graph(path, return_lines=True)
+        assert lines.tolist() == ([1, 4, 5] if name == "negative.csv" else [3, 4])
+        assert lines.shape[0] == len(edges)
         return
     with pytest.raises(ValueError, match=message):
         read_graph(path)
@@ -187,14 +193,35 @@ def test_an_unwritable_output_fails_before_the_work(tmp_path, capsys):
                                         "--output", str(target)])
     assert_one_line_error(status, err, r"cannot write --output .*out.csv: No such file")
     assert out == ""
-    # a file created for the output is removed when the run fails after all
+    # a bad weight is found before the output is created
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2 1\n2 3 -1\n")
     target = tmp_path / "out.csv"
     status, _, err = run_cli(capsys, ["match", "--file", str(bad), "--backend", "cpu",
                                       "--output", str(target)])
-    assert_one_line_error(status, err, r"1 zero or negative value")
+    assert_one_line_error(status, err, r"bad.txt, line 2: weight -1 of the edge 2 - 3")
     assert not target.exists()
+
+
+def test_an_output_created_for_a_failed_run_is_removed(tmp_path, capsys, monkeypatch):
+    import cugraph_match.__main__ as cli
+
+    def failing(graph):
+        raise ValueError("the matching failed")
+
+    monkeypatch.setitem(cli.ALGORITHMS, "suitor", failing)
+    path = tmp_path / "g.txt"
+    path.write_text("1 2 1\n2 3 2\n")
+    target = tmp_path / "out.csv"
+    status, _, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                      "--algorithm", "suitor", "--output", str(target)])
+    assert_one_line_error(status, err, r"the matching failed")
+    assert not target.exists()
+    existing = tmp_path / "kept.csv"  # a file that was there before is left as it was
+    existing.write_text("before\n")
+    status, _, err = run_cli(capsys, ["match", "--file", str(path), "--backend", "cpu",
+                                      "--algorithm", "suitor", "--output", str(existing)])
+    assert status == 2 and existing.read_text() == "before\n"
 
 
 @pytest.mark.skipif(cm.gpu_available(), reason="a usable GPU is here")

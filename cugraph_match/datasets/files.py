@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..structure.checks import check_flag
+
 # Declared vertices that no entry names, allowed by default: a size line
 # claiming more is almost surely wrong (a 76-byte file claiming 3·10⁹
 # vertices made the pipeline allocate for all of them); every declared
@@ -34,8 +36,8 @@ _COMPRESSED = {b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04": "zip",
                b"\x28\xb5\x2f\xfd": "zstd"}
 
 
-def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
-               ) -> tuple[pd.DataFrame, pd.Series]:
+def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED,
+               return_lines: bool = False) -> tuple:
     """Read a MatrixMarket file or a plain edge list.
 
     Handles the forms in cuGraph's test data: a MatrixMarket coordinate file
@@ -53,6 +55,9 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
         The most vertices a MatrixMarket size line may declare beyond those
         its entries name (isolated vertices), 2**24 by default; ``None``
         trusts the size line whatever it declares.
+    return_lines : bool
+        Also return, for each row of ``edges``, the number of the file line
+        it was read from (to name a line where a later check finds a bad row).
 
     Returns
     -------
@@ -68,6 +73,9 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
     vertices : pandas.Series
         Every vertex the file declares, isolated ones included, sorted.  Pass
         it on as ``cm.Graph(edges, vertices=vertices)`` to keep them.
+    lines : numpy.ndarray of int64
+        Only with ``return_lines``: the file line of each row of ``edges``
+        (1-based, comments and blank lines counted).
 
     Raises
     ------
@@ -99,8 +107,10 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED
                                      or not isinstance(max_isolated, (int, np.integer))
                                      or max_isolated < 0):
         raise ValueError(f"max_isolated must be a non-negative int or None, got {max_isolated!r}")
-    with _open_text(path) as lines:
-        return _parse(path, lines, max_isolated)
+    return_lines = check_flag(return_lines, "return_lines")
+    with _open_text(path) as stream:
+        edges, vertices, lines = _parse(path, stream, max_isolated)
+    return (edges, vertices, lines) if return_lines else (edges, vertices)
 
 
 def _open_text(path: Path):
@@ -299,7 +309,7 @@ def _matrix_market(path, banner, size, rows, numbers, max_isolated):
                          f"without an edge (more than {max_isolated:,}); pass "
                          f"read_graph(..., max_isolated=None) (--max-isolated none) to "
                          f"trust it")
-    return frame, pd.Series(np.arange(1, n + 1, dtype=np.int64))
+    return frame, pd.Series(np.arange(1, n + 1, dtype=np.int64)), np.asarray(numbers, np.int64)
 
 
 def _refuse_integer_weights(path, texts, numbers) -> None:
@@ -364,7 +374,7 @@ def _edge_list(path, rows, numbers):
         frame["weight"] = _edge_list_weights(path, [r[2] if len(r) > 2 else "1" for r in pairs],
                                              pair_lines)
     vertices = ids.drop_duplicates().sort_values().reset_index(drop=True)
-    return frame, vertices
+    return frame, vertices, np.asarray(pair_lines, dtype=np.int64)
 
 
 def _id_column(texts: list) -> pd.Series:
