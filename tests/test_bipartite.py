@@ -552,3 +552,68 @@ def test_an_empty_side_keeps_its_id_dtype(dtype):
         column = cm.suitor_matching(graph, unmatched=unmatched)["L"]
         assert column.dtype.kind in "iu" or pd.api.types.is_integer_dtype(column.dtype), \
             (unmatched, column.dtype)
+
+
+@pytest.mark.parametrize("left, given", [
+    (np.array([1, 1, 2], dtype=np.int64), [1, 2, 1.5]),             # 1.5 was cast to 1
+    (np.array([1, 1, 2], dtype=np.int64), [1.5, 1, 2]),
+    (np.array([44, 44, 1], dtype=np.int8), [1, 44, 300]),           # 300 wrapped to 44
+    (np.array([1, 1, 2], dtype=np.int64),
+     np.array([1, 2, 2**64 - 1], dtype=np.uint64)),                  # was -1
+    (np.array([0, 5, 9], dtype=np.uint8), [0, 5, 9, -256]),          # was 0
+    (np.array([0.5, 1.0, 2.0], dtype=np.float32), [0.5, 1.0, 2.0, 0.1]),  # 0.1 is no float32
+])
+def test_dask_capacity_ids_the_side_cannot_hold_are_no_vertices(client, left, given):
+    """The Dask path cast a side's capacity ids to the side's dtype, so an id
+    that is no record landed on one and overrode its capacity; one machine
+    refuses them."""
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({S: left, D: [10, 20, 20], W: [3.0, 2.0, 1.0]})
+    index = pd.Index(given)
+    b = {"source": pd.Series(np.ones(len(index), dtype=np.int64), index=index),
+         "destination": 1}
+    with pytest.raises(ValueError, match="are not vertices") as single:
+        cm.b_suitor_matching(frame, b, S, D, W, backend="cpu", bipartite=True)
+    with pytest.raises(ValueError, match="are not vertices") as distributed:
+        cm.b_suitor_matching(dd.from_pandas(frame, npartitions=2), b, S, D, W, bipartite=True)
+    assert str(distributed.value) == str(single.value)
+    # the same ids with an unknown id beside them: both counted, the first named
+    b["source"] = pd.concat([pd.Series([1], index=pd.Index([123], dtype=index.dtype)
+                                       if index.dtype.kind != "u" else pd.Index([123],
+                                                                                dtype=index.dtype)),
+                             b["source"]])
+    with pytest.raises(ValueError) as single:
+        cm.b_suitor_matching(frame, b, S, D, W, backend="cpu", bipartite=True)
+    with pytest.raises(ValueError) as distributed:
+        cm.b_suitor_matching(dd.from_pandas(frame, npartitions=3), b, S, D, W, bipartite=True)
+    assert str(distributed.value) == str(single.value)
+
+
+@pytest.mark.parametrize("form", ["index", "Int64 unique", "categorical", "arrow", "frame",
+                                  "string"])
+def test_declared_vertices_of_any_array_form(form):
+    """A pandas Index, a Categorical or an extension array (what
+    ``Series.unique()`` returns for Int64, category and Arrow columns) as
+    ``vertices`` raised AttributeError ('... has no attribute reset_index'),
+    on both sides and in one id space."""
+    cand = pd.DataFrame({S: [1, 1, 2], D: [10, 20, 20], W: [3.0, 2.0, 1.0]})
+    ids = {"index": pd.Index([1, 2, 3]),
+           "Int64 unique": pd.Series([3, 1, 2, 1], dtype="Int64").unique(),
+           "categorical": pd.Categorical([1, 2, 3]),
+           "arrow": pd.array([1, 2, 3], dtype="int64[pyarrow]"),
+           "frame": pd.DataFrame({"id": [1, 2, 3]}),
+           "string": "123"}[form]
+    if form in ("frame", "string"):
+        with pytest.raises(TypeError, match=r"vertices\['source'\] must be the side's ids .*got "
+                                            + type(ids).__name__):
+            cm.Graph(cand, S, D, W, bipartite=True, vertices={"source": ids})
+        with pytest.raises(TypeError, match=r"vertices must be the ids .*got "
+                                            + type(ids).__name__):
+            cm.Graph(cand, S, D, W, vertices=ids)
+        return
+    got = cm.suitor_matching(cm.Graph(cand, S, D, W, bipartite=True, vertices={"source": ids}),
+                             unmatched="left")
+    assert sorted(got[S].tolist()) == [1, 2, 3]
+    one_space = cm.suitor_matching(cm.Graph(cand, S, D, W, vertices=ids))
+    assert sorted(one_space["vertex"].tolist()) == [1, 2, 3, 10, 20]

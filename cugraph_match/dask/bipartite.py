@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..structure.bipartite import B_FORMS, UNMATCHED, one_capacity_object_error, per_side
-from ..structure.graph import lacking_ids_error, unknown_ids_error
+from ..structure.graph import comparable_ids, lacking_ids_error, unknown_ids_error
 from ..structure.inputs import DEFAULT_WEIGHT, EdgeInput, computed, frame_library, read_input
 from ..structure.output import masked_values, new_frame, take_labels
 from ..structure.renumber import category_values, unorderable_types
@@ -424,27 +424,58 @@ def _side_capacities(b: Any, code: TwoSidedCode):
         listed.append((s, what, plain_vertices, values))
     if not listed:
         return tuple(defaults), None, None
-    coded, values, given = [], [], []
+    coded, values, given, kept, outside = [], [], [], [], []
+    start = 0
     for s, what, vertices, side_values in listed:
-        coded.append(_code_ids(code, vertices, s, what))
-        values.append(side_values)
+        ids, exact = _code_ids(code, vertices, s, what)
+        coded.append(ids)
+        values.append(side_values[exact])
         given.append((s, what, vertices))
+        kept.append(start + np.flatnonzero(exact))
+        outside.append(start + np.flatnonzero(~exact))
+        start += len(vertices)
     return tuple(defaults), (pd.concat(coded, ignore_index=True),
-                             pd.concat(values, ignore_index=True)), given
+                             pd.concat(values, ignore_index=True),
+                             np.concatenate(kept), np.concatenate(outside)), given
 
 
-def _code_ids(code: TwoSidedCode, ids: pd.Series, side: int, what: str) -> pd.Series:
-    """Caller ids of one side in the code, or a TypeError when they are not of
-    the side's kind (a string id on an integer side, say)."""
-    kind = (code.left if side == 0 else code.right).kind
-    ids = category_values(ids)
+def _code_ids(code: TwoSidedCode, ids: pd.Series, side: int,
+              what: str) -> tuple[pd.Series, np.ndarray]:
+    """Caller ids of one side in the code, and where they are exact: an id
+    the side's dtype cannot hold (1.5 or 2**64 - 1 on an int64 side, 300 on
+    an int8 one) is no vertex, and is left out of the codes rather than cast
+    onto one.  A TypeError when they are not of the side's kind (a string id
+    on an integer side, say)."""
+    side_code = code.left if side == 0 else code.right
+    # as one machine: null ids refused, float ids that are no integer of an
+    # integer side's type named before unknown ones
+    ids = comparable_ids(ids, np.empty(0, dtype=object if side_code.kind == "str"
+                                       else side_code.dtype), what)
     dtype = getattr(ids.dtype, "numpy_dtype", ids.dtype)
     numeric = isinstance(dtype, np.dtype) and dtype.kind in "iuf"
-    if (kind == "str") == numeric and len(ids):
+    if (side_code.kind == "str") == numeric and len(ids):
         raise TypeError(f"{what}: ids of type {dtype} cannot be compared with the "
-                        f"{('source', 'destination')[side]} side's {kind} ids; give them the "
-                        f"side's id type")
-    return code.encode(ids, side)
+                        f"{('source', 'destination')[side]} side's {side_code.kind} ids; give "
+                        f"them the side's id type")
+    exact = np.ones(len(ids), dtype=bool) if side_code.kind == "str" else \
+        _held_exactly(ids.to_numpy(dtype=dtype), np.dtype(side_code.dtype))
+    return code.encode(ids[exact].reset_index(drop=True), side), exact
+
+
+def _held_exactly(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Where ``dtype`` holds ``values`` (NumPy numbers) without a change."""
+    if dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            cast = values.astype(dtype)
+            if values.dtype.kind == "f":
+                return cast.astype(np.float64) == values.astype(np.float64)
+            back = np.where(np.isfinite(cast), cast, 0).astype(values.dtype)
+            return np.isfinite(cast) & (back == values)
+    info = np.iinfo(dtype)
+    if values.dtype.kind == "f":
+        return np.isfinite(values) & (values == np.round(values)) & \
+            (values >= float(info.min)) & (values < float(info.max) + 1.0)
+    return (values >= info.min) & (values <= info.max)  # NumPy compares any two ints exactly
 
 
 def _assign(g: DistributedGraph, code: TwoSidedCode, defaults, share, given) -> None:
@@ -453,13 +484,14 @@ def _assign(g: DistributedGraph, code: TwoSidedCode, defaults, share, given) -> 
     if share is None:
         g.on_all(assign_side_capacities, code, defaults, None)
         return
-    ids, values = share
+    ids, values, kept, outside = share  # kept, outside: the caller's rows coded and not
     shares = _distribute(g, ids, {"b": values})
     reports = g.client.gather([g.submit(k, assign_side_capacities, code, defaults, piece)
                                for k, piece in enumerate(shares)])
-    unknown = sum(r["unknown"] for r in reports)
+    unknown = sum(r["unknown"] for r in reports) + len(outside)
     if unknown:
-        first = min(r["first_unknown"] for r in reports if r["unknown"])
+        first = min([int(kept[r["first_unknown"]]) for r in reports if r["unknown"]] +
+                    [int(position) for position in outside[:1]])
         for s, what, vertices in given:
             if first < len(vertices):
                 raise unknown_ids_error(what, unknown, vertices.iloc[first])

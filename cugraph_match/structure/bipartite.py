@@ -41,7 +41,7 @@ from .output import (host_or_device, masked_values, new_frame, output_weights,
                      take_labels)
 from .renumber import renumber
 from .sort_xp import lexsort_xp
-from .checks import check_flag, first_true, plain
+from .checks import check_flag, declared_ids, plain
 from .validation import EMPTY_MESSAGE, _describe_position, edge_problems, problem_error
 
 #: How unmatched records appear in the linked-pairs frame (see :func:`linked_pairs_frame`).
@@ -253,20 +253,7 @@ def _declared_ids(ids, frame_lib, side: str):
     """A side's declared vertex ids as a Series without nulls, or None."""
     if ids is None:
         return None
-    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
-        raise TypeError(f"vertices[{side!r}] must be the side's ids (a list, an array or a "
-                        f"Series), got {type(ids).__name__}")
-    if not hasattr(ids, "isna"):
-        ids = frame_lib.Series(ids if hasattr(ids, "dtype") else list(ids))
-    elif frame_lib is not pd and type(ids).__module__.startswith("pandas"):
-        ids = frame_lib.from_pandas(ids)
-    elif frame_lib is pd and hasattr(ids, "to_pandas"):
-        ids = ids.to_pandas()
-    nulls = ids.isna()
-    if int(nulls.sum()):
-        raise ValueError(f"vertices[{side!r}] has {int(nulls.sum())} null id(s); first is at "
-                         f"position {first_true(nulls)}")
-    return ids.reset_index(drop=True)
+    return declared_ids(ids, frame_lib, f"vertices[{side!r}]", "the side's ids")
 
 
 def _require_declared(data: EdgeInput, column: str, side: str, codes, n: int, xp) -> None:

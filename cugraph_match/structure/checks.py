@@ -45,6 +45,33 @@ def first_true(mask) -> int:
     return int(np.flatnonzero(np.asarray(values))[0])
 
 
+def declared_ids(ids, frame_lib, name: str, what: str = "the ids"):
+    """Vertex ids a caller declares (``vertices=``) as a Series of
+    ``frame_lib`` (pandas or cuDF) without nulls, numbered from 0.
+
+    A Series is kept (converted between pandas and cuDF to ``frame_lib``);
+    a list, a NumPy or CuPy array, a pandas Index, a Categorical or another
+    extension array (what ``Series.unique()`` returns for ``Int64``,
+    ``category`` or Arrow columns) becomes one.  ``name`` names the argument
+    in the errors (``what`` says what it holds): a string, a frame, a
+    scalar, or null ids.
+    """
+    if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__") or hasattr(ids, "columns"):
+        raise TypeError(f"{name} must be {what} (a list, an array or a Series), got "
+                        f"{type(ids).__name__}")
+    if not hasattr(ids, "reset_index"):  # not a Series: an array, an Index, a list...
+        ids = frame_lib.Series(ids if hasattr(ids, "dtype") else list(ids))
+    elif frame_lib.__name__ != "pandas" and type(ids).__module__.startswith("pandas"):
+        ids = frame_lib.from_pandas(ids)
+    elif frame_lib.__name__ == "pandas" and hasattr(ids, "to_pandas"):
+        ids = ids.to_pandas()
+    nulls = ids.isna()
+    if int(nulls.sum()):
+        raise ValueError(f"{name} has {int(nulls.sum())} null id(s); first is at position "
+                         f"{first_true(nulls)}")
+    return ids.reset_index(drop=True)
+
+
 def not_numbers(series, integral: bool = False):
     """Mask of the values of an object column that are not numbers (not
     integers with ``integral``); booleans never count as numbers.

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .backend import Backend, resolve_backend, to_backend
-from .checks import first_true, plain
+from .checks import declared_ids, first_true, plain
 from .bipartite import (Sides, check_bipartite_flag, linked_pairs_frame, one_id_space,
                         read_two_sided)
 from .csr import NeighbourCSR, PreferenceCSR, neighbour_csr, preference_csr
@@ -282,14 +282,7 @@ def _extra_vertices(vertices, frame_lib):
     without nulls, or None."""
     if vertices is None:
         return None
-    if not hasattr(vertices, "isna"):
-        vertices = frame_lib.Series(list(vertices) if not hasattr(vertices, "dtype")
-                                    else vertices)
-    nulls = vertices.isna()
-    if int(nulls.sum()):
-        raise ValueError(f"vertices has {int(nulls.sum())} null id(s); first is at position "
-                         f"{first_true(nulls)}")
-    return vertices.reset_index(drop=True)
+    return declared_ids(vertices, frame_lib, "vertices")
 
 
 def weight_values(column, xp):
