@@ -730,3 +730,24 @@ def test_a_frame_without_the_weight_column_warns_of_another_numeric_one():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cm.assignment(frame, weight=None, maximize=True, backend="cpu")
+
+
+def test_a_stored_zero_of_a_sparse_matrix_is_a_pair_of_weight_zero():
+    """Documented where SciPy differs: its min_weight_full_bipartite_matching
+    drops stored zeros; here they are candidate pairs, and eliminate_zeros()
+    gives SciPy's problem (and answer)."""
+    import warnings
+
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    matrix = sp.csr_matrix((np.array([0.0, 5.0, 3.0, 0.0]), ([0, 0, 1, 1], [0, 1, 0, 1])),
+                           shape=(2, 2))
+    rows, cols = cm.assignment(matrix, perfect=True, backend="cpu")
+    assert cols.tolist() == [0, 1]  # the two stored zeros: cost 0
+    dropped = matrix.copy()
+    dropped.eliminate_zeros()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = min_weight_full_bipartite_matching(matrix)
+    ours = cm.assignment(dropped, perfect=True, backend="cpu")
+    assert [a.tolist() for a in ours] == [a.tolist() for a in theirs] == [[0, 1], [1, 0]]

@@ -617,3 +617,16 @@ def test_declared_vertices_of_any_array_form(form):
     assert sorted(got[S].tolist()) == [1, 2, 3]
     one_space = cm.suitor_matching(cm.Graph(cand, S, D, W, vertices=ids))
     assert sorted(one_space["vertex"].tolist()) == [1, 2, 3, 10, 20]
+
+
+@pytest.mark.parametrize("unmatched", ["right", "both"])
+def test_bool_ids_with_nulls_are_a_nullable_boolean_column(unmatched):
+    """A bool side holding nulls came back as an object column of NaN, where
+    every other id type is nullable (Int64, Float64, ...)."""
+    cand = pd.DataFrame({S: [True, True], D: [1, 2], W: [2.0, 1.0]})
+    got = cm.suitor_matching(cand, S, D, W, backend="cpu", bipartite=True, unmatched=unmatched)
+    assert got[S].dtype == "boolean"
+    assert got[S].tolist()[0] is True and got[S].isna().tolist() == [False, True]
+    one_space = cm.suitor_matching(pd.DataFrame({"src": [False], "dst": [False],
+                                                 "weight": [1.0]}), backend="cpu")
+    assert one_space["mate"].dtype == "boolean" and one_space["mate"].isna().all()

@@ -465,7 +465,10 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
         pairs whose ``source`` ids (left records) and ``destination`` ids
         (right records) are two separate id spaces; or a SciPy sparse matrix
         whose stored entries are the candidate pairs (rows = left, columns =
-        right, duplicates summed as SciPy reads them).
+        right, duplicates summed as SciPy reads them).  A stored zero is a
+        pair of weight 0, where SciPy's ``min_weight_full_bipartite_matching``
+        drops it (with a warning): call ``eliminate_zeros()`` first for
+        SciPy's problem.
     source, destination : str, optional
         Edge-list column names of the left and right ids (default ``"src"``,
         ``"dst"``).  Ids may be integers or strings; a left id and a right id

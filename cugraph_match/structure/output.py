@@ -61,7 +61,7 @@ def take_labels(labels, internal, missing, frame_lib):
             return values[internal]
         missing = to_backend(missing, np)
         safe = np.where(missing, 0, internal)
-        if isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iuf":
+        if isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "biuf":
             return pd.Series(_masked_pandas(values[safe], missing))
         return labels.take(safe).reset_index(drop=True).where(pd.Series(~missing))
     if missing is None:
