@@ -751,3 +751,18 @@ def test_a_stored_zero_of_a_sparse_matrix_is_a_pair_of_weight_zero():
         theirs = min_weight_full_bipartite_matching(matrix)
     ours = cm.assignment(dropped, perfect=True, backend="cpu")
     assert [a.tolist() for a in ours] == [a.tolist() for a in theirs] == [[0, 1], [1, 0]]
+
+
+def test_graph_objects_are_refused_naming_what_to_pass():
+    """A NetworkX graph was read by NumPy as a 1-D array of its nodes ('a cost
+    matrix must be 2-D') and a cm.Graph as one object ('holding objects')."""
+    G = nx.complete_bipartite_graph(2, 2)
+    with pytest.raises(TypeError, match=r"not a NetworkX graph: nx.bipartite."
+                                         r"minimum_weight_full_matching"):
+        cm.assignment(G, maximize=True)
+    with pytest.raises(TypeError, match="not a NetworkX graph"):
+        cm.assignment(G, "a", "b")
+    graph = cm.Graph(pd.DataFrame({"src": [0, 1], "dst": [0, 1], "weight": [1.0, 2.0]}),
+                     bipartite=True)
+    with pytest.raises(TypeError, match="not a Graph: pass the edge list it was built from"):
+        cm.assignment(graph)

@@ -630,3 +630,21 @@ def test_bool_ids_with_nulls_are_a_nullable_boolean_column(unmatched):
     one_space = cm.suitor_matching(pd.DataFrame({"src": [False], "dst": [False],
                                                  "weight": [1.0]}), backend="cpu")
     assert one_space["mate"].dtype == "boolean" and one_space["mate"].isna().all()
+
+
+@pytest.mark.parametrize("dtype, values", [("Int64", [1, 2, 3]), ("int64[pyarrow]", [1, 2, 3]),
+                                           ("string[pyarrow]", ["x", "y", "z"])])
+def test_extension_id_dtypes_are_kept_by_every_pairs_frame(dtype, values):
+    """Pairs frames without nulls (two tables with unmatched="drop",
+    b_suitor_matching's pairs) turned Int64 / Arrow / string ids into int64 or
+    str, where assignment and the nullable modes kept them: the same linked
+    pairs did not compare equal."""
+    ids = pd.array(values, dtype=dtype)
+    cand = pd.DataFrame({S: ids[[0, 1, 2]], D: ids[[0, 1, 1]], W: [1.0, 2.0, 0.5]})
+    greedy = cm.suitor_matching(cand, S, D, W, backend="cpu", bipartite=True)
+    exact = cm.assignment(cand, S, D, W, maximize=True, backend="cpu")
+    assert greedy[S].dtype == ids.dtype and greedy[D].dtype == ids.dtype
+    pd.testing.assert_frame_equal(greedy, exact)
+    pairs = cm.b_suitor_matching(cand.rename(columns={S: "src", D: "dst", W: "weight"}), 1,
+                                 backend="cpu")
+    assert pairs["src"].dtype == ids.dtype and pairs["dst"].dtype == ids.dtype

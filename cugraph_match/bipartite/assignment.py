@@ -390,6 +390,25 @@ def _infeasible(cand: Candidates, bad: int, first: bool, swap: bool, n_left: int
         f"matching that leaves records unlinked")
 
 
+def _refuse_graphs(data) -> None:
+    """A graph object is not a cost matrix: NumPy read a NetworkX graph as a
+    1-D array of its nodes and a ``cm.Graph`` as one object, which made the
+    errors speak of matrix shapes."""
+    library = type(data).__module__.split(".")[0]
+    taken = "cm.assignment takes a cost matrix, an edge list or a SciPy sparse matrix"
+    if library == "networkx":
+        raise TypeError(f"{taken}, not a NetworkX graph: "
+                        f"nx.bipartite.minimum_weight_full_matching(G, backend='cugraph_match') "
+                        f"runs this solver on one, or pass nx.to_pandas_edgelist(G) with "
+                        f"source=, destination= and weight= naming its columns")
+    if library == "cugraph":
+        raise TypeError(f"{taken}, not a cuGraph graph: pass its G.view_edge_list() with "
+                        f"source=, destination= and weight= naming its columns")
+    if library == "cugraph_match":
+        raise TypeError(f"{taken}, not a {type(data).__name__}: pass the edge list it was "
+                        f"built from (the solver reads the candidate pairs as given)")
+
+
 def _edge_list_assignment(frame, source, destination, weight, maximize, perfect, backend):
     cand = _candidates(frame, source, destination, weight)
     n_left, n_right = len(cand.left_labels), len(cand.right_labels)
@@ -561,6 +580,7 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
     if frame_library(data) is not None and hasattr(data, "columns"):
         be = resolve_backend(backend)
         return _edge_list_assignment(data, source, destination, weight, maximize, perfect, be)
+    _refuse_graphs(data)
     if source is not None or destination is not None or weight not in (None, WEIGHT):
         raise TypeError("source, destination and weight name the columns of an edge list; "
                         f"a {type(data).__module__}.{type(data).__name__} has none")

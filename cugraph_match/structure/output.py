@@ -56,9 +56,11 @@ def take_labels(labels, internal, missing, frame_lib):
     ``missing`` (or nowhere when ``missing`` is None), as a column."""
     if frame_lib is pd:
         internal = to_backend(internal, np)
-        values = labels.to_numpy()
         if missing is None:
-            return values[internal]
+            if not isinstance(labels.dtype, np.dtype):  # Int64, Arrow, string: kept
+                return labels.take(internal).reset_index(drop=True)
+            return labels.to_numpy()[internal]
+        values = labels.to_numpy()
         missing = to_backend(missing, np)
         safe = np.where(missing, 0, internal)
         if isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "biuf":
