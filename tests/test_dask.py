@@ -919,3 +919,91 @@ def test_modularity_on_workers_with_several_threads_waits_for_its_own_cut_codes(
         assert graph.stats["cut_edges"] > 0  # both workers send codes
         assert cm.modularity(graph, parts) == pytest.approx(cm.modularity(edges, parts),
                                                             rel=1e-12)
+
+
+def test_calls_from_several_threads_on_one_graph_take_turns(client):
+    """Runs at once on one DistributedGraph overwrote each other's state in
+    the parts (its capacities, slots, a partition's codes): KeyError 'slots',
+    b-matchings of 17-33 rows where one machine has 14, another partition's
+    Q.  They take turns now, each with its own answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    edges = random_weighted(1_500, 120, seed=13)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=3))
+    vertices = np.unique(np.concatenate([edges["src"], edges["dst"]]))
+    parts = {r: pd.DataFrame({"vertex": vertices, "community": vertices % r}) for r in (2, 5)}
+    expected = {("b", 1): cm.b_suitor_matching(edges, 1, backend="cpu"),
+                ("b", 3): cm.b_suitor_matching(edges, 3, backend="cpu"),
+                ("s", 0): cm.suitor_matching(edges, backend="cpu"),
+                ("q", 2): cm.modularity(edges, parts[2]),
+                ("q", 5): cm.modularity(edges, parts[5])}
+
+    def run(task):
+        kind, arg = task
+        if kind == "q":
+            return cm.modularity(g, parts[arg])
+        result = cm.b_suitor_matching(g, arg) if kind == "b" else cm.suitor_matching(g)
+        return result.compute()
+
+    tasks = list(expected) * 3
+    with ThreadPoolExecutor(len(expected)) as pool:
+        results = list(pool.map(run, tasks))
+    for task, got in zip(tasks, results):
+        if task[0] == "q":
+            assert got == pytest.approx(expected[task], rel=1e-12, abs=1e-15)
+        else:
+            pd.testing.assert_frame_equal(got, expected[task])
+
+
+@pytest.mark.parametrize("small_cluster", [(1, True)], indirect=True)
+def test_a_graph_whose_worker_left_raises_instead_of_waiting(small_cluster):
+    """After client.restart() (what a nanny does to a worker past its memory
+    limit) the graph's tasks were pinned to workers that no longer exist,
+    and every call waited forever."""
+    edges = random_weighted(300, 50, seed=2)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2), client=small_cluster)
+    same_on(small_cluster, cm.suitor_matching(g), cm.suitor_matching(edges, backend="cpu"))
+    small_cluster.restart()
+    message = r"worker .*, which held part \d of 2, has left the cluster .*build the graph again"
+    with pytest.raises(RuntimeError, match=message):
+        cm.suitor_matching(g)
+    with pytest.raises(RuntimeError, match=message):
+        cm.modularity(g, pd.DataFrame({"vertex": [0], "community": [0]}))
+    with pytest.raises(RuntimeError, match=message):
+        cm.louvain(g)
+
+
+def test_a_waiting_call_notices_a_worker_that_left(client, monkeypatch):
+    """A wait on tasks pinned to a worker that left (the scheduler holds them
+    forever) turns into the lost-part error at the next check."""
+    from cugraph_match.dask import graph as dg
+
+    edges = random_weighted(300, 50, seed=4)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2))
+    monkeypatch.setattr(dg, "WATCH_SECONDS", 0.2)
+    never = client.submit(__import__("time").sleep, 30, pure=False)
+    g.workers = [g.workers[0], "tcp://127.0.0.1:1"]  # as if worker 1 had left
+    with pytest.raises(RuntimeError, match=r"tcp://127.0.0.1:1, which held part 1 of 2, has "
+                                           r"left the cluster"):
+        g.wait([never])
+    client.cancel(never)
+
+
+def test_properties_take_the_dask_frame_a_dask_matching_returns(client):
+    """matching_weight gave "float() argument must be ... not 'Scalar'" and
+    is_matching "'Series' object has no attribute 'duplicated'"."""
+    edges = random_weighted(400, 80, seed=6)
+    matched = cm.suitor_matching(dd.from_pandas(edges, npartitions=2))
+    single = cm.suitor_matching(edges, backend="cpu")
+    assert cm.matching_weight(matched) == cm.matching_weight(single)
+    assert cm.is_matching(edges, matched, maximal=True)
+
+
+def test_a_graph_outlives_its_closed_client(client):
+    """Closing the graph's client and opening another on the same cluster
+    left the graph unusable (ClosedClientError) though its parts were there."""
+    edges = random_weighted(300, 50, seed=8)
+    first = distributed.Client(client.scheduler.address, set_as_default=False)
+    g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2), client=first)
+    first.close()
+    same(cm.suitor_matching(g), cm.suitor_matching(edges, backend="cpu"))

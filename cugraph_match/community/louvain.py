@@ -138,15 +138,16 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
 
 
 def louvain_of_edge_frame(frame, resolution: float, threshold: float, max_level: int,
-                          seed: int, backend: str = "cpu") -> pd.Series:
-    """Louvain of a pandas ``src | dst | weight`` edge list without
-    refinement, on ``backend``: the community of each vertex, indexed by
-    vertex id (the Dask path's last levels, on one worker; on its GPU when
-    the passes ran on the workers' GPUs)."""
+                          seed: int, backend: str = "cpu", refine: bool = False) -> pd.Series:
+    """Louvain of a pandas ``src | dst | weight`` edge list (without
+    refinement unless ``refine``), on ``backend``: the community of each
+    vertex, indexed by vertex id (the Dask path's last levels, on one worker;
+    on its GPU when the passes ran on the workers' GPUs; with the refinement
+    when the whole graph is small enough to run there)."""
     prepared = as_graph(frame, "src", "dst", "weight", backend)
     g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
-                                    seed, refine=False)
+                                    seed, refine=refine)
     return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))
 
 

@@ -486,8 +486,8 @@ def _assign(g: DistributedGraph, code: TwoSidedCode, defaults, share, given) -> 
         return
     ids, values, kept, outside = share  # kept, outside: the caller's rows coded and not
     shares = _distribute(g, ids, {"b": values})
-    reports = g.client.gather([g.submit(k, assign_side_capacities, code, defaults, piece)
-                               for k, piece in enumerate(shares)])
+    reports = g.gather([g.submit(k, assign_side_capacities, code, defaults, piece)
+                        for k, piece in enumerate(shares)])
     unknown = sum(r["unknown"] for r in reports) + len(outside)
     if unknown:
         first = min([int(kept[r["first_unknown"]]) for r in reports if r["unknown"]] +

@@ -18,7 +18,9 @@ reads every input partition where it lies:
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import uuid
 import weakref
 from typing import Any
@@ -37,6 +39,9 @@ log = logging.getLogger("cugraph_match.dask")
 
 #: Endpoint ids sampled per input partition to place the owners' ranges.
 SAMPLE_PER_PARTITION = 4096
+#: Seconds a wait on the workers runs before it checks that they are all
+#: still there (a task pinned to a worker that left would wait forever).
+WATCH_SECONDS = 2.0
 
 
 def is_dask_input(obj: Any) -> bool:
@@ -162,7 +167,13 @@ class DistributedGraph:
         if found is None:
             raise TypeError("a Dask edge list needs pandas or cuDF partitions, got "
                             f"{type(meta).__module__}.{type(meta).__name__}")
-        self.client = _client(client)
+        self._given_client = _client(client)
+        self._scheduler = getattr(getattr(self._given_client, "scheduler", None), "address",
+                                  None)
+        # one algorithm at a time on this graph: a run's state (capacities,
+        # slots, a partition's codes, the results waiting to be read) lives
+        # in each worker's part, one per graph (see exclusive)
+        self._lock = threading.RLock()
         self.summed = summed
         self.source, self.destination, self.weight = source, destination, found.weight
         self.weighted = found.weight is not None
@@ -183,8 +194,8 @@ class DistributedGraph:
         self._what = f"vertex ids in {source!r}/{destination!r}"
         # registered before the build, so that a failed build frees the
         # parts already built on other workers
-        self._scheduler = getattr(getattr(self.client, "scheduler", None), "address", None)
-        self._finalizer = weakref.finalize(self, _drop_parts, self.client, list(self.workers),
+        self._finalizer = weakref.finalize(self, _drop_parts, self._given_client,
+                                           list(self.workers),
                                            self.gid, self._scheduler)
 
     def _built_or_freed(self, parts: list, meta) -> None:
@@ -196,6 +207,71 @@ class DistributedGraph:
             self._finalizer()
             raise
 
+    @property
+    def client(self):
+        """The graph's client while it is open, else the open one of the same
+        scheduler (a caller who closed it and opened another on the cluster)."""
+        return _live_client(self._given_client, self._scheduler) or self._given_client
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        """Run one algorithm on this graph: calls from several threads take
+        turns (two runs at once overwrote each other's state in the parts:
+        wrong matchings, another partition's Q), and a graph whose workers
+        or parts are gone raises here instead of waiting for them forever.
+        Hold it until the results' futures are done (:meth:`wait`)."""
+        with self._lock:
+            self.require_parts()
+            yield self
+
+    def require_parts(self) -> None:
+        """A RuntimeError naming the first worker that left the cluster, or
+        that no longer holds its part (a worker restarted at its address)."""
+        self._refuse_released()
+        self._require_workers()
+        held = self.gather([self.client.submit(w.holds_part, w.part_key(self.gid, k),
+                                               workers=[a], pure=False)
+                            for k, a in enumerate(self.workers)])
+        if not all(held):
+            k = held.index(False)
+            raise RuntimeError(self._lost(k, "no longer holds it (it restarted)"))
+
+    def _refuse_released(self) -> None:
+        if self._released:
+            raise ValueError("this DistributedGraph was released (DistributedGraph.release() "
+                             "freed its parts on the workers): build a new one from the edge "
+                             "list")
+
+    def _require_workers(self) -> None:
+        alive = set(self.client.nthreads())
+        gone = [k for k, address in enumerate(self.workers) if address not in alive]
+        if gone:
+            raise RuntimeError(self._lost(gone[0], "has left the cluster (restarted, killed "
+                                                   "or removed)"))
+
+    def _lost(self, k: int, what: str) -> str:
+        return (f"DistributedGraph: worker {self.workers[k]}, which held part {k} of "
+                f"{len(self.workers)}, {what}: the part is lost; build the graph again "
+                f"from the edge list")
+
+    def wait(self, futures: list) -> None:
+        """Wait for ``futures`` (tasks on this graph's workers), checking every
+        :data:`WATCH_SECONDS` that the workers are still there: a task pinned
+        to a worker that left waits forever, so that becomes a RuntimeError."""
+        from distributed import wait
+
+        while True:
+            try:
+                wait(futures, timeout=WATCH_SECONDS)
+                return
+            except TimeoutError:
+                self._require_workers()
+
+    def gather(self, futures: list) -> list:
+        """``client.gather(futures)`` after :meth:`wait`."""
+        self.wait(futures)
+        return self.client.gather(futures)
+
     def release(self) -> None:
         """Free the parts on the workers now, not when the graph is collected
         (an algorithm done with a level's graph frees it before the next one
@@ -205,7 +281,7 @@ class DistributedGraph:
             # through the graph's client, or the open one of its scheduler when
             # the caller closed it; if none is open this raises and the
             # finalizer stays, to free the parts when the graph is collected
-            client = _live_client(self.client, self._scheduler) or self.client
+            client = self.client
             client.gather([client.submit(w.drop_part, w.part_key(self.gid, k),
                                          workers=[address], pure=False)
                            for k, address in enumerate(self.workers)])
@@ -258,8 +334,8 @@ class DistributedGraph:
         parts.clear()
         del routes
         try:
-            sizes = client.gather(absorbs)
-            infos = client.gather(builds)
+            sizes = self.gather(absorbs)
+            infos = self.gather(builds)
         except BaseException:
             # let every build end before the parts are dropped (a drop
             # arriving first would leave its part behind)
@@ -409,17 +485,13 @@ class DistributedGraph:
     def submit(self, k: int, function, *args):
         """Run ``function(key, *args)`` on worker k, where its part lives
         (``key``: the part's key in ``worker.PARTS``)."""
-        if self._released:
-            raise ValueError("this DistributedGraph was released (DistributedGraph.release() "
-                             "freed its parts on the workers): build a new one from the edge "
-                             "list")
+        self._refuse_released()
         return self.client.submit(function, w.part_key(self.gid, k), *args,
                                   workers=[self.workers[k]], pure=False)
 
     def on_all(self, function, *args) -> list:
         """``function(key, *args)`` on every worker; the results in worker order."""
-        return self.client.gather([self.submit(k, function, *args)
-                                   for k in range(len(self.workers))])
+        return self.gather([self.submit(k, function, *args) for k in range(len(self.workers))])
 
     def weight_exponent(self) -> int:
         """The power of two the community sums divide every weight by, so that

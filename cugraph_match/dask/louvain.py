@@ -193,7 +193,7 @@ def _start(g: DistributedGraph, gpu: bool) -> list[dict]:
     machine's ``sum_safe``); a coarse level's sums of rescaled weights stay
     in range."""
     exponent = g.weight_exponent()
-    return g.client.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu, exponent)
+    return g.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu, exponent)
                             for k in range(len(g.workers))])
 
 
@@ -271,9 +271,9 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     """A distributed move phase from the partition the workers hold; returns
     (Q before, Q after, vertices moved).  ``singleton_rule``: see
     ``louvain_worker.owned_move_pass`` (off for the input graph's first phase)."""
-    client, p = g.client, len(g.workers)
+    p = len(g.workers)
     blocks = _exchange(g, [None] * p)
-    starts = client.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
+    starts = g.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
                             for k in range(p)])
     del blocks  # taken: each exchange's blocks are freed once read (8 bytes a cut edge)
     # the level's totals live here, dense (each community's terms added in
@@ -317,7 +317,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
         moves = [g.submit(k, lw.move, ready[k], two_m, resolution, rules[k], singleton_rule)
                  for k in range(p)]
         blocks = _exchange(g, moves)
-        reports = client.gather(moves)
+        reports = g.gather(moves)
         moved = sum(r["moved"] for r in reports)
         stats["passes"] += 1
         ready = moves
@@ -327,7 +327,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
                 break
             continue
         quiet = 0
-        received = client.gather([g.submit(k, lw.receive, *[blocks[i][k] for i in range(p)])
+        received = g.gather([g.submit(k, lw.receive, *[blocks[i][k] for i in range(p)])
                                   for k in range(p)])
         del blocks
         merged = _merge(reports)  # distinct ids
@@ -347,7 +347,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
             if not synchronous or damped > DAMPED_TRIES:
                 break
             # the slots of the partition taken back, and their totals
-            received = client.gather([g.submit(k, lw.receive) for k in range(p)])
+            received = g.gather([g.submit(k, lw.receive) for k in range(p)])
             stats["bytes_moved"] += 24 * sum(len(r["slots"]) for r in received)
             ready = [g.submit(k, lw.take_totals, values)
                      for k, values in enumerate(_slot_values(g, total, size, received))]
@@ -373,15 +373,15 @@ def refinement_phase(g: DistributedGraph, two_m: float, resolution: float, thres
     neighbouring sub-community of its community of largest gain (θ = 0), a
     sub-community of any worker's vertices.  The workers then hold the
     sub-communities and each vertex's community as its ``parent``."""
-    client, p = g.client, len(g.workers)
+    p = len(g.workers)
     blocks = _exchange(g, [None] * p)
-    sums = client.gather([g.submit(k, lw.refinement_start, *[blocks[i][k] for i in range(p)])
+    sums = g.gather([g.submit(k, lw.refinement_start, *[blocks[i][k] for i in range(p)])
                           for k in range(p)])
     del blocks  # taken: freed on the workers before the move phase's own
     ids = np.concatenate([s["ids"] for s in sums])
     total = np.bincount(ids, weights=np.concatenate([s["sums"] for s in sums]),
                         minlength=g.num_vertices)
-    client.gather([g.submit(k, lw.refinement_singletons,
+    g.gather([g.submit(k, lw.refinement_singletons,
                             _send(g, k, (s["ids"], total[s["ids"]])), two_m, resolution)
                    for k, s in enumerate(sums)])
     stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"] + 16 * len(ids)
@@ -414,7 +414,7 @@ def _start_in_parents(g: DistributedGraph, parents: pd.Series) -> None:
                             for k, s in enumerate(labels)])[where]
     start = pd.Series(first).groupby(parents.to_numpy()).transform("min").to_numpy()
     start = pd.Series(start, index=parents.index)
-    g.client.gather([g.submit(k, lw.set_owned_communities,
+    g.gather([g.submit(k, lw.set_owned_communities,
                               start.reindex(s.to_numpy()).to_numpy(np.int64))
                      for k, s in enumerate(labels)])
 
@@ -429,7 +429,7 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
     until no label falls anywhere.  A component crossing the workers is one
     group on each, joined through the ghosts, so the smallest label reaches
     all of it in at most one round per worker boundary on its paths."""
-    client, p = g.client, len(g.workers)
+    p = len(g.workers)
     blocks = _exchange(g, [None] * p)  # the ghosts' communities
     after = [g.submit(k, lw.components_start, *[blocks[i][k] for i in range(p)])
              for k in range(p)]
@@ -444,7 +444,7 @@ def split_components(g: DistributedGraph, stats: dict) -> int:
                  for k in range(p)]
         rounds += 1
         stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"]
-        if sum(client.gather(after)) == 0:
+        if sum(g.gather(after)) == 0:
             break
     g.on_all(lw.components_end)
     return rounds
@@ -499,7 +499,7 @@ def _coarse_graph(g: DistributedGraph) -> tuple[list, int]:
     the level's edges."""
     client, p = g.client, len(g.workers)
     parts = [g.submit(k, lw.coarse_edges) for k in range(p)]
-    rows = sum(client.gather([client.submit(len, part, pure=False) for part in parts]))
+    rows = sum(g.gather([client.submit(len, part, pure=False) for part in parts]))
     return parts, rows
 
 
@@ -510,11 +510,10 @@ def _level0_again(graph, source, destination, weight, backend, gpu: bool,
     composed with ``composite`` (level-0 community -> final community)."""
     clock = Stopwatch()
     g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
-    client = g0.client
     _start(g0, gpu)
     final = composite.reindex(level0["community"].to_numpy()).to_numpy(np.int64)
     known = pd.Index(level0["vertex"])
-    client.gather([g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)])
+    g0.gather([g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)])
                    for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level))])
     stats["level0_rebuilt"] = True
     log_step("dask louvain level 0 rebuilt", None, g0.num_vertices, g0.num_edges, clock.lap())
@@ -524,7 +523,7 @@ def _level0_again(graph, source, destination, weight, backend, gpu: bool,
 def _level_map(g: DistributedGraph) -> pd.Series:
     """The level's communities by vertex id (its caller's ids: the previous
     level's communities)."""
-    frames = g.client.gather([g.submit(k, lw.owned_communities) for k in range(len(g.workers))])
+    frames = g.gather([g.submit(k, lw.owned_communities) for k in range(len(g.workers))])
     frame = pd.concat(frames, ignore_index=True)
     return pd.Series(frame["community"].to_numpy(), index=frame["vertex"].to_numpy())
 
@@ -552,159 +551,170 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
     connected = leiden
     seed = numpy_seed(seed)  # as one machine: a negative seed modulo 2**64
     g0 = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
-    client, p = g0.client, len(g0.workers)
-    gpu = passes_on_gpu(g0, backend)
-    if gpu:  # the last levels on worker 0's GPU too
-        finish = functools.partial(finish, backend="gpu")
-    starts = _start(g0, gpu)
-    two_m = float(sum(s["two_m"] for s in starts))
-    if two_m == 0.0:
-        g0.on_all(lw.end)
-        raise ValueError("louvain needs at least one edge: the graph has no edge weight")
-    stats: dict = {"workers": p, "levels": [], "passes": 0, "bytes_moved": 0}
-    finish_edges = max(FINISH_EDGES, int(FINISH_SHARE * g0.num_edges / p))
-    g, chain, levels, clock = g0, [], 0, Stopwatch()
-    # level 0's parts are freed during the coarse levels and built again for
-    # the end when the graph is ours (built here from the caller's frame)
-    release_level0, level0 = g0 is not graph, None
-
-    def finish_on_one_worker(coarse: list, rows: int) -> int:
-        """The last levels on worker 0; returns how many it ran (Leiden's
-        count, so that its last aggregation keeps to ``max_level``; Louvain
-        has none after it and counts 0)."""
-        done = client.submit(lw.finish_coarse, finish, resolution, threshold,
-                             max_level - levels, seed, *coarse, count_levels=connected,
-                             workers=[g0.workers[0]], pure=False)
-        coarse.clear()  # each piece freed once the finish is done with it
-        mapping, ran = done.result() if connected else (done.result(), 0)
-        chain.append(mapping)
-        stats["finish"] = {"edges": rows, "levels_before": levels, "levels": ran,
-                           "communities": int(mapping.nunique())}
-        return ran
-
-    try:
-        whole_on_one_worker = g0.num_edges <= finish_edges
-        if whole_on_one_worker:  # small: not split at all
-            blocks = _exchange(g0, [None] * p)  # the ghosts' ids, for the edges' far ends
-            client.gather([g0.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
-                           for k in range(p)])
-            levels += finish_on_one_worker(*_coarse_graph(g0))
-        else:
-            while True:
-                # the coarse threshold on a large level from singletons; Leiden's
-                # later levels start from the communities, where a pass gains
-                # less (R-MAT 20 on 2 workers: level 1's 134,000 sub-communities
-                # stopped after two passes at Q 0.067; one machine's 93,000,
-                # under the vertex bound, reach 0.084)
-                large = g.num_vertices > coarse_above and not (connected and levels > 0)
-                limit = coarse_threshold if large else threshold
-                q_start, q, moved = move_phase(g, two_m, resolution, limit, max_passes,
-                                               [seed, levels], stats, levels > 0)
-                levels += 1
-                stats["levels"].append({"vertices": g.num_vertices, "edges": g.num_edges,
-                                        "moved": moved, "Q": q})
-                log_step("dask louvain level", levels - 1, g.num_vertices, g.num_edges,
-                         clock.lap(), moved=moved, Q=q)
-                parents = None
-                if connected:
-                    # Leiden: the level's partition refined across the workers; the
-                    # next level is the sub-communities' graph, each started in its
-                    # community (as one machine's Leiden)
-                    communities = stats.pop("phase_communities")
-                    done = communities == g.num_vertices or levels >= max_level
-                    if not done:
-                        refinement_phase(g, two_m, resolution, threshold, max_passes,
-                                         [seed, levels, 1], stats)
-                        refined = stats.pop("phase_communities")
-                        # the level gained nothing and the refinement split nothing
-                        done = q - q_start < threshold and refined == communities
-                        if refined == g.num_vertices or done:
-                            # nothing merged: the level aggregates by its communities
-                            # (else the graph would not shrink), from singletons
-                            g.on_all(lw.unrefine)
-                        else:
-                            parents = _refined_parents(g)
-                else:
-                    done = moved == 0 or q - q_start < threshold or levels >= max_level
-                if g is not g0:
-                    chain.append(_level_map(g))
-                if done:
-                    break
-                coarse, rows = _coarse_graph(g)
-                to_one_worker = rows <= finish_edges * (
-                    1 if parents is None else REFINED_FINISH_FACTOR)
-                if g is not g0 or release_level0:
-                    # its coarse edges are computed: the level is done, and its
-                    # parts go before the next level is built or finished
-                    if g is g0:  # kept on the client: each vertex's community
-                        level0 = pd.concat(g0.on_all(lw.owned_communities),
-                                           ignore_index=True)
-                    g.on_all(lw.end)
-                    g.release()
-                if to_one_worker:
-                    levels += finish_on_one_worker(coarse, rows)
-                    break
-                # the workers' coarse edges go to their owners and are freed as taken
-                g = DistributedGraph.of_summed_pieces(coarse, client)
-                _start(g, gpu)
-                if parents is not None:
-                    _start_in_parents(g, parents)
-                del parents
-        del g
-        if chain:
-            composite = chain[0]
-            for mapping in chain[1:]:
-                composite = composite.map(mapping)
-            composite = composite.sort_index()
-            if level0 is not None:
-                g0 = _level0_again(graph, source, destination, weight, backend, gpu, level0,
-                                   composite, stats)
-                del level0
-            else:
-                g0.on_all(lw.relabel, composite.index.to_numpy(np.int64),
-                          composite.to_numpy(np.int64))
-        # Leiden finished whole on one worker is one machine's Leiden, levels
-        # and all: no pass or level after it (they merged past max_level=1)
-        one_machine_leiden = connected and whole_on_one_worker
-        passes = max_passes if refine and not one_machine_leiden else 0
-        _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
-        # Leiden's last aggregation is a level: none once max_level levels ran
-        if connected and not one_machine_leiden and levels < max_level:
-            g0 = aggregated_level(graph, source, destination, weight, backend, gpu, g0,
-                                  release_level0, two_m, resolution, threshold, max_passes,
-                                  seed, stats)
-        if connected:
-            before = len(np.unique(np.concatenate([f["ids"] for f in
-                                                   g0.on_all(lw.first_members)])))
-            rounds = split_components(g0, stats)
-            _, q, _ = move_phase(g0, two_m, resolution, threshold, 0, [seed, 2**31], stats)
-            stats["split"] = {"rounds": rounds, "communities_before": int(before)}
-        firsts = g0.on_all(lw.first_members)
-        ids = np.concatenate([f["ids"] for f in firsts])
-        first = np.concatenate([f["first"] for f in firsts])
-        order = np.lexsort((first, ids))
-        ids, first = ids[order], first[order]
-        keep = np.ones(len(ids), dtype=bool)
-        keep[1:] = ids[1:] != ids[:-1]  # each community's first vertex overall
-        ids, first = ids[keep], first[keep]
-        codes = np.empty(len(ids), dtype=np.int64)
-        codes[np.argsort(first, kind="stable")] = np.arange(len(ids), dtype=np.int64)
-        ids_f, codes_f = _broadcast(client, ids), _broadcast(client, codes)
-        owned = [int(c) for c in g0.stats["owned"]]
-        futures = [g0.submit(k, lw.result_partition, ids_f, codes_f, int(g0.offsets[k]))
-                   for k in range(p)]
-        result = g0.frame(futures, owned)
-    except BaseException:
-        if not g0.released:  # level 0 may be freed while the coarse levels run
+    # one algorithm at a time on a caller's DistributedGraph (see its exclusive)
+    with g0.exclusive():
+        client, p = g0.client, len(g0.workers)
+        gpu = passes_on_gpu(g0, backend)
+        if gpu:  # the last levels on worker 0's GPU too
+            finish = functools.partial(finish, backend="gpu")
+        starts = _start(g0, gpu)
+        two_m = float(sum(s["two_m"] for s in starts))
+        if two_m == 0.0:
             g0.on_all(lw.end)
-        raise
-    stats["communities"] = int(len(ids))
-    stats.pop("phase_communities", None)
-    if connected:
-        stats["split"]["new_communities"] = stats["communities"] - \
-            stats["split"]["communities_before"]
-        log_step("dask leiden connectivity split", None, g0.num_vertices, g0.num_edges,
-                 clock.lap(), **stats["split"])
-    log.info("cugraph_match.dask: %s in %d levels on %d workers, Q=%.6f",
-             "Leiden" if connected else "Louvain", levels, p, q)
-    return (result, q, stats) if return_stats else (result, q)
+            raise ValueError("louvain needs at least one edge: the graph has no edge weight")
+        stats: dict = {"workers": p, "levels": [], "passes": 0, "bytes_moved": 0}
+        finish_edges = max(FINISH_EDGES, int(FINISH_SHARE * g0.num_edges / p))
+        g, chain, levels, clock = g0, [], 0, Stopwatch()
+        # level 0's parts are freed during the coarse levels and built again for
+        # the end when the graph is ours (built here from the caller's frame)
+        release_level0, level0 = g0 is not graph, None
+
+        def finish_on_one_worker(coarse: list, rows: int) -> int:
+            """The last levels on worker 0; returns how many it ran (Leiden's
+            count, so that its last aggregation keeps to ``max_level``; Louvain
+            has none after it and counts 0)."""
+            done = client.submit(lw.finish_coarse, finish, resolution, threshold,
+                                 max_level - levels, seed, *coarse, count_levels=connected,
+                                 workers=[g0.workers[0]], pure=False)
+            coarse.clear()  # each piece freed once the finish is done with it
+            result = g0.gather([done])[0]  # worker 0 is watched while it works
+            mapping, ran = result if connected else (result, 0)
+            chain.append(mapping)
+            stats["finish"] = {"edges": rows, "levels_before": levels, "levels": ran,
+                               "communities": int(mapping.nunique())}
+            return ran
+
+        try:
+            whole_on_one_worker = g0.num_edges <= finish_edges
+            if whole_on_one_worker:  # small: not split at all
+                blocks = _exchange(g0, [None] * p)  # the ghosts' ids, for the edges' far ends
+                g0.gather([g0.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
+                           for k in range(p)])
+                if not connected and refine:
+                    # one machine's Louvain, its refinement included: split
+                    # across the workers, the refinement's coin-gated passes
+                    # stopped short of one machine's at a large threshold
+                    # (an 80-edge graph at threshold=1: Q 0.2508 against 0.2663)
+                    finish = functools.partial(finish, refine=True)
+                levels += finish_on_one_worker(*_coarse_graph(g0))
+            else:
+                while True:
+                    # the coarse threshold on a large level from singletons; Leiden's
+                    # later levels start from the communities, where a pass gains
+                    # less (R-MAT 20 on 2 workers: level 1's 134,000 sub-communities
+                    # stopped after two passes at Q 0.067; one machine's 93,000,
+                    # under the vertex bound, reach 0.084)
+                    large = g.num_vertices > coarse_above and not (connected and levels > 0)
+                    limit = coarse_threshold if large else threshold
+                    q_start, q, moved = move_phase(g, two_m, resolution, limit, max_passes,
+                                                   [seed, levels], stats, levels > 0)
+                    levels += 1
+                    stats["levels"].append({"vertices": g.num_vertices, "edges": g.num_edges,
+                                            "moved": moved, "Q": q})
+                    log_step("dask louvain level", levels - 1, g.num_vertices, g.num_edges,
+                             clock.lap(), moved=moved, Q=q)
+                    parents = None
+                    if connected:
+                        # Leiden: the level's partition refined across the workers; the
+                        # next level is the sub-communities' graph, each started in its
+                        # community (as one machine's Leiden)
+                        communities = stats.pop("phase_communities")
+                        done = communities == g.num_vertices or levels >= max_level
+                        if not done:
+                            refinement_phase(g, two_m, resolution, threshold, max_passes,
+                                             [seed, levels, 1], stats)
+                            refined = stats.pop("phase_communities")
+                            # the level gained nothing and the refinement split nothing
+                            done = q - q_start < threshold and refined == communities
+                            if refined == g.num_vertices or done:
+                                # nothing merged: the level aggregates by its communities
+                                # (else the graph would not shrink), from singletons
+                                g.on_all(lw.unrefine)
+                            else:
+                                parents = _refined_parents(g)
+                    else:
+                        done = moved == 0 or q - q_start < threshold or levels >= max_level
+                    if g is not g0:
+                        chain.append(_level_map(g))
+                    if done:
+                        break
+                    coarse, rows = _coarse_graph(g)
+                    to_one_worker = rows <= finish_edges * (
+                        1 if parents is None else REFINED_FINISH_FACTOR)
+                    if g is not g0 or release_level0:
+                        # its coarse edges are computed: the level is done, and its
+                        # parts go before the next level is built or finished
+                        if g is g0:  # kept on the client: each vertex's community
+                            level0 = pd.concat(g0.on_all(lw.owned_communities),
+                                               ignore_index=True)
+                        g.on_all(lw.end)
+                        g.release()
+                    if to_one_worker:
+                        levels += finish_on_one_worker(coarse, rows)
+                        break
+                    # the workers' coarse edges go to their owners and are freed as taken
+                    g = DistributedGraph.of_summed_pieces(coarse, client)
+                    _start(g, gpu)
+                    if parents is not None:
+                        _start_in_parents(g, parents)
+                    del parents
+            del g
+            if chain:
+                composite = chain[0]
+                for mapping in chain[1:]:
+                    composite = composite.map(mapping)
+                composite = composite.sort_index()
+                if level0 is not None:
+                    g0 = _level0_again(graph, source, destination, weight, backend, gpu, level0,
+                                       composite, stats)
+                    del level0
+                else:
+                    g0.on_all(lw.relabel, composite.index.to_numpy(np.int64),
+                              composite.to_numpy(np.int64))
+            # Louvain or Leiden finished whole on one worker is one machine's,
+            # levels, refinement and all: no pass or level after it (Leiden's
+            # merged past max_level=1)
+            one_machine_leiden = connected and whole_on_one_worker
+            passes = max_passes if refine and not whole_on_one_worker else 0
+            _, q, _ = move_phase(g0, two_m, resolution, threshold, passes, [seed, 2**31], stats)
+            # Leiden's last aggregation is a level: none once max_level levels ran
+            if connected and not one_machine_leiden and levels < max_level:
+                g0 = aggregated_level(graph, source, destination, weight, backend, gpu, g0,
+                                      release_level0, two_m, resolution, threshold, max_passes,
+                                      seed, stats)
+            if connected:
+                before = len(np.unique(np.concatenate([f["ids"] for f in
+                                                       g0.on_all(lw.first_members)])))
+                rounds = split_components(g0, stats)
+                _, q, _ = move_phase(g0, two_m, resolution, threshold, 0, [seed, 2**31], stats)
+                stats["split"] = {"rounds": rounds, "communities_before": int(before)}
+            firsts = g0.on_all(lw.first_members)
+            ids = np.concatenate([f["ids"] for f in firsts])
+            first = np.concatenate([f["first"] for f in firsts])
+            order = np.lexsort((first, ids))
+            ids, first = ids[order], first[order]
+            keep = np.ones(len(ids), dtype=bool)
+            keep[1:] = ids[1:] != ids[:-1]  # each community's first vertex overall
+            ids, first = ids[keep], first[keep]
+            codes = np.empty(len(ids), dtype=np.int64)
+            codes[np.argsort(first, kind="stable")] = np.arange(len(ids), dtype=np.int64)
+            ids_f, codes_f = _broadcast(client, ids), _broadcast(client, codes)
+            owned = [int(c) for c in g0.stats["owned"]]
+            futures = [g0.submit(k, lw.result_partition, ids_f, codes_f, int(g0.offsets[k]))
+                       for k in range(p)]
+            g0.wait(futures)  # they read the run's state in the parts
+            result = g0.frame(futures, owned)
+        except BaseException:
+            if not g0.released:  # level 0 may be freed while the coarse levels run
+                g0.on_all(lw.end)
+            raise
+        stats["communities"] = int(len(ids))
+        stats.pop("phase_communities", None)
+        if connected:
+            stats["split"]["new_communities"] = stats["communities"] - \
+                stats["split"]["communities_before"]
+            log_step("dask leiden connectivity split", None, g0.num_vertices, g0.num_edges,
+                     clock.lap(), **stats["split"])
+        log.info("cugraph_match.dask: %s in %d levels on %d workers, Q=%.6f",
+                 "Leiden" if connected else "Louvain", levels, p, q)
+        return (result, q, stats) if return_stats else (result, q)

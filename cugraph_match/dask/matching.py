@@ -144,8 +144,8 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
                         f"name, got {type(b).__name__}")
     values = capacity_values(vertices, values, what)
     shares = _distribute(graph, vertices, {"b": values}, what)
-    reports = graph.client.gather([graph.submit(k, w.assign_capacities, share)
-                                   for k, share in enumerate(shares)])
+    reports = graph.gather([graph.submit(k, w.assign_capacities, share)
+                            for k, share in enumerate(shares)])
     _raise_lookup_errors(reports, vertices.reset_index(drop=True), what, "capacity")
 
 
@@ -197,7 +197,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
         # on the workers, and at R-MAT 20 on 4 workers a whole batch of them
         # (15 of 28 rounds) cost about 0.7 CPU s of the workers' event loops
         for round_counts in counted:
-            counts = client.gather(round_counts)
+            counts = graph.gather(round_counts)
             sent = sum(c["sent"] for c in counts)
             messages.append(sent)
             moved.append(sum(sum(c["bytes"]) for c in counts))
@@ -231,11 +231,13 @@ def matching_dask(graph: Any, source: str, destination: str, weight, backend: st
                   return_stats: bool = False):
     """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list."""
     g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
-    g.on_all(w.assign_capacities, 1)
-    run = run_b_suitor(g, supersteps_on_gpu(g, backend), mates=True)
-    owned = [int(c) for c in g.stats["owned"]]
-    futures = [g.submit(k, w.mates_partition, int(g.offsets[k])) for k in range(len(owned))]
-    result = g.frame(futures, owned)
+    with g.exclusive():
+        g.on_all(w.assign_capacities, 1)
+        run = run_b_suitor(g, supersteps_on_gpu(g, backend), mates=True)
+        owned = [int(c) for c in g.stats["owned"]]
+        futures = [g.submit(k, w.mates_partition, int(g.offsets[k])) for k in range(len(owned))]
+        g.wait(futures)  # they read the run's results in the parts
+        result = g.frame(futures, owned)
     return (result, _stats(g, run)) if return_stats else result
 
 
@@ -243,10 +245,12 @@ def b_matching_dask(graph: Any, b: Any, source: str, destination: str, weight, b
                     return_stats: bool = False):
     """``b_suitor_matching`` of a Dask edge list."""
     g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
-    _capacities(g, b)
-    run = run_b_suitor(g, supersteps_on_gpu(g, backend))
-    counts = run["pairs_per_worker"]
-    starts = np.concatenate([[0], np.cumsum(counts)])
-    futures = [g.submit(k, w.pairs_partition, int(starts[k])) for k in range(len(counts))]
-    result = g.frame(futures, counts)
+    with g.exclusive():
+        _capacities(g, b)
+        run = run_b_suitor(g, supersteps_on_gpu(g, backend))
+        counts = run["pairs_per_worker"]
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        futures = [g.submit(k, w.pairs_partition, int(starts[k])) for k in range(len(counts))]
+        g.wait(futures)  # they read the run's results in the parts
+        result = g.frame(futures, counts)
     return (result, _stats(g, run)) if return_stats else result

@@ -33,12 +33,17 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
     if hasattr(partition, "to_pandas"):
         partition = partition.to_pandas()
     column = check_partition_values(partition)
+    with g.exclusive():
+        return _modularity(g, partition, column, resolution)
+
+
+def _modularity(g, partition, column: str, resolution: float) -> float:
     codes, _ = pd.factorize(partition[column])
     vertices = partition["vertex"].reset_index(drop=True)
     shares = _distribute(g, vertices, {"code": codes}, "partition column 'vertex'")
-    client, p = g.client, len(g.workers)
-    reports = client.gather([g.submit(k, w.assign_communities, share)
-                             for k, share in enumerate(shares)])
+    p = len(g.workers)
+    reports = g.gather([g.submit(k, w.assign_communities, share)
+                        for k, share in enumerate(shares)])
     try:
         _raise_lookup_errors(reports, vertices, "partition column 'vertex'", "community")
     except ValueError:
@@ -48,9 +53,9 @@ def modularity_dask(graph: Any, partition, resolution: float = 1.0, source: str 
     outgoing = [[g.submit(i, w.cut_codes, k) if k != i else None for k in range(p)]
                 for i in range(p)]
     exponent = g.weight_exponent()  # weights near 1e308 or 1e-308, as one machine's sum_safe
-    sums = client.gather([g.submit(k, w.modularity_sums, exponent,
-                                   [outgoing[i][k] for i in range(p)], outgoing[k])
-                          for k in range(p)])
+    sums = g.gather([g.submit(k, w.modularity_sums, exponent,
+                              [outgoing[i][k] for i in range(p)], outgoing[k])
+                     for k in range(p)])
     m = float(sum(s["total"] for s in sums))
     if m == 0.0:
         raise ValueError("modularity is undefined for a graph whose total edge weight is 0")

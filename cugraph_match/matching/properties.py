@@ -11,7 +11,7 @@ from ..structure.backend import to_backend
 from ..structure.checks import check_flag, not_numbers, plain, require_vertex_frame
 from ..structure.edges import find_edges
 from ..structure.graph import Graph, as_graph, search_labels
-from ..structure.inputs import DEFAULT_WEIGHT
+from ..structure.inputs import DEFAULT_WEIGHT, computed
 from ..structure.renumber import category_values
 
 
@@ -19,6 +19,7 @@ def matching_weight(matching) -> float:
     """Total weight of the matched edges of a ``vertex | mate | weight`` frame.
 
     Each matched edge appears in two rows (once per endpoint) and is counted once.
+    A Dask frame (what a Dask matching returns) is computed first.
 
     Examples
     --------
@@ -28,6 +29,7 @@ def matching_weight(matching) -> float:
     >>> cm.matching_weight(m)
     5.0
     """
+    matching = computed(matching)  # a Dask matching's frame: one row per vertex
     require_vertex_frame(matching, ("vertex", "mate", "weight"), "matching")
     weights = matching["weight"]
     kind = getattr(getattr(weights.dtype, "numpy_dtype", weights.dtype), "kind", "O")
@@ -65,6 +67,8 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     (self-loops never count); and, when the frame has a ``weight`` column, it
     holds that edge's weight (the largest among duplicates).  With
     ``maximal=True`` it must also leave no edge with both ends unmatched.
+    A Dask ``matching`` (what a Dask matching returns) is computed first; a
+    Dask ``graph`` is refused (call ``.compute()`` on it).
 
     Examples
     --------
@@ -74,6 +78,7 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     True
     """
     maximal = check_flag(maximal, "maximal")
+    matching = computed(matching)  # a Dask matching's frame: one row per vertex
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
     return matches_prepared(as_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)
