@@ -12,9 +12,11 @@ process allocate for 3·10⁹ vertices.
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -111,6 +113,30 @@ BAD_FILES = [
                                               r"finite number"),
     ("long_weight.txt", b"1 2 " + b"9" * 100_000 + b"x\n",
      r"line 1: weight '9{40}'\.\.\. \(100,001 chars\) is not a number$"),
+    # a deflate stream broken inside: zlib.error, a 29-line traceback
+    ("corrupt.gz", (lambda data: data[:30] + bytes(20) + data[50:])(gzip.compress(
+        b"".join(b"%d %d 1.5\n" % (i, i + 1) for i in range(2000)), mtime=0)),
+     r"corrupt.gz: cannot be decompressed \(Error -3"),
+    # infinite MatrixMarket weights were read as inf (edge lists refused them)
+    ("inf.mtx", f"{MM} real general\n3 3 2\n1 2 1.5\n2 3 inf\n".encode(),
+     r"inf.mtx, line 4: weight 'inf' is not a finite number"),
+    ("huge_weight.mtx", f"{MM} real general\n3 3 1\n1 2 1{'0' * 400}\n".encode(),
+     r"huge_weight.mtx, line 3: weight '1000.*\(401 chars\) is not a finite number"),
+    # np.arange(1, 2**63) was empty: the vertices vanished; 10**12 ran out of memory
+    ("size_2_63.mtx", f"{MM} pattern general\n{2**63 - 1} 2 1\n1 2\n".encode(),
+     r"size_2_63.mtx, line 2: the size line declares 9,223,372,036,854,775,807 vertices; a "
+     r"graph holds at most 4,294,967,295"),
+    ("zero_size.mtx", f"{MM} real general\n0 0 0\n".encode(),
+     r"zero_size.mtx: no edge and no vertex \(an empty graph file"),
+    # a 1 MB field made a 1 MB error line
+    ("long_index.mtx", f"{MM} pattern general\n3 3 1\n{'x' * 100_000} 2\n".encode(),
+     r"line 3: row index 'x{40}'\.\.\. \(100,000 chars\) is not an integer$"),
+    ("long_empty_id.csv", b"," + b"9" * 100_000 + b"\n",
+     r"line 1: the first \(source\) vertex id is empty: ',9{39}'\.\.\. \(100,001 chars\)$"),
+    # float64 would merge 2**53 + 1 with 2**53: an edge became a self-loop
+    ("float_ids.txt", b"9007199254740993 9007199254740992 3\n0.5 2 1\n",
+     r"float_ids.txt, line 1: integer id '9007199254740993' is beyond 2\*\*53 beside ids "
+     r"written as floats \(line 2: '0.5'\)"),
     # another separator: every line one field, read as isolated vertices
     ("semicolons.csv", b"1;2;3\n2;3;5\n", r"semicolons.csv, line 1: no line holds an edge, and "
                                              r"this one holds ';'"),
@@ -362,3 +388,34 @@ def test_the_module_entry_point_prints_no_traceback(tmp_path):
     assert done.stderr.splitlines() == [
         (f"{PROG}{path}, line 1: complex MatrixMarket entries are not edge weights: weights "
          f"are real, positive numbers")]
+
+
+def test_a_pipe_is_read_whole(tmp_path, capsys):
+    """The reader opened the file twice (once to peek at its first bytes): a
+    pipe's first 8 KiB were read by the first open and lost, so --file
+    <(cat big.txt) matched 19,569 of 20,000 edges with exit status 0."""
+    lines = b"".join(b"%d %d %d\n" % (i, i + 1, 1 + i % 7) for i in range(1, 20_001))
+    read, write = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write, lines), os.close(write)))
+    writer.start()
+    try:
+        edges, _, at = read_graph(f"/dev/fd/{read}", return_lines=True)
+    finally:
+        writer.join()
+        os.close(read)
+    assert len(edges) == 20_000 and edges.iloc[0].tolist() == [1, 2, 2] and at[0] == 1
+    path = tmp_path / "big.txt"
+    path.write_bytes(lines)
+    pd.testing.assert_frame_equal(edges, read_graph(path)[0])
+
+
+def test_a_comment_in_another_encoding_is_skipped(tmp_path):
+    """A Latin-1 author name in a MatrixMarket comment refused the whole file
+    (SciPy reads it); a data line in another encoding is still refused."""
+    path = tmp_path / "latin1.mtx"
+    path.write_bytes(f"{MM} real general\n".encode() + b"% author: Jos\xe9\n3 3 1\n1 2 1.5\n")
+    edges, _ = read_graph(path)
+    assert edges.values.tolist() == [[1, 2, 1.5]]
+    path.write_bytes(f"{MM} real general\n3 3 1\n".encode() + b"1 2 1.5 \xe9\n")
+    with pytest.raises(ValueError, match="line 3: is not UTF-8 text"):
+        read_graph(path)

@@ -14,12 +14,14 @@ import gzip
 import io
 import math
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..structure.checks import check_flag
+from ..structure.graph import MAX_VERTICES
 
 # Declared vertices that no entry names, allowed by default: a size line
 # claiming more is almost surely wrong (a 76-byte file claiming 3·10⁹
@@ -69,7 +71,8 @@ def read_graph(path: str | Path, max_isolated: int | None = MAX_ISOLATED,
         list's ids are held as a frame of the same numbers holds them: int64,
         uint64 past 2**63 - 1, Python ints beyond both, float64 when one is
         written with a fraction or an exponent ('3.0' is the vertex 3);
-        strings when any id is not a number.
+        strings when any id is not a number (an integer id past 2**53 beside
+        float ids is refused: float64 would merge it with another).
     vertices : pandas.Series
         Every vertex the file declares, isolated ones included, sorted.  Pass
         it on as ``cm.Graph(edges, vertices=vertices)`` to keep them.
@@ -120,20 +123,27 @@ def _open_text(path: Path):
         raise FileNotFoundError(f"no such file: {path}")
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory, not a graph file")
-    with path.open("rb") as fh:
-        head = fh.read(8)
-    if head.startswith(b"\x1f\x8b"):
-        # utf-8-sig: a leading byte-order mark is dropped, so it cannot hide
-        # the MatrixMarket banner or become part of the first id
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig",
-                                errors="surrogateescape")
-    for magic, kind in _COMPRESSED.items():
-        if head.startswith(magic):
-            raise ValueError(f"{path} is {kind}-compressed; decompress it first (gzip is read "
-                             f"as it is)")
-    # bytes that are not UTF-8 become lone surrogates, found line by line
-    # (a decoding error names no line: the text is decoded in 8 KiB chunks)
-    return path.open("r", encoding="utf-8-sig", errors="surrogateescape")
+    # opened once and its first bytes peeked at, not read: a pipe or a
+    # process substitution (--file <(...)) cannot be opened again, and a
+    # second open lost the 8 KiB the first had read
+    raw = path.open("rb")
+    try:
+        head = raw.peek(8)[:8]
+        if head.startswith(b"\x1f\x8b"):
+            # utf-8-sig: a leading byte-order mark is dropped, so it cannot
+            # hide the MatrixMarket banner or become part of the first id
+            return io.TextIOWrapper(gzip.GzipFile(fileobj=raw, mode="rb"),
+                                    encoding="utf-8-sig", errors="surrogateescape")
+        for magic, kind in _COMPRESSED.items():
+            if head.startswith(magic):
+                raise ValueError(f"{path} is {kind}-compressed; decompress it first (gzip is "
+                                 f"read as it is)")
+        # bytes that are not UTF-8 become lone surrogates, found line by line
+        # (a decoding error names no line: the text is decoded in 8 KiB chunks)
+        return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape")
+    except BaseException:
+        raw.close()
+        raise
 
 
 # what errors="surrogateescape" makes of bytes that are not UTF-8
@@ -156,11 +166,13 @@ class _Lines:
                 if "\x00" in line:
                     raise ValueError(self.error("holds NUL bytes: a binary file, not a graph "
                                                 "file"))
-                if _NOT_UTF8.search(line):
+                # a comment is never read, whatever its encoding (a Latin-1
+                # author name in a MatrixMarket header, say)
+                if _NOT_UTF8.search(line) and line.lstrip()[:1] not in ("%", "#"):
                     raise ValueError(self.error("is not UTF-8 text (a binary file, or text in "
                                                 "another encoding: save it as UTF-8)"))
                 yield line
-        except (EOFError, OSError, gzip.BadGzipFile) as err:
+        except (EOFError, OSError, gzip.BadGzipFile, zlib.error) as err:
             raise ValueError(f"{self.path}: cannot be decompressed ({err})") from None
 
     def error(self, what: str, number: int | None = None) -> str:
@@ -189,7 +201,7 @@ def _parse(path: Path, stream, max_isolated):
         empty = [i for i, f in enumerate(fields[:2]) if not f]
         if empty:
             which = ("first (source)", "second (destination)")[empty[0]]
-            raise ValueError(lines.error(f"the {which} vertex id is empty: {stripped!r}"))
+            raise ValueError(lines.error(f"the {which} vertex id is empty: {_shown(stripped)}"))
         rows.append(fields)
         numbers.append(lines.number)
     if banner is not None:
@@ -209,22 +221,22 @@ def _banner(line: str, lines: _Lines) -> tuple[str, str]:
     words = line.lower().split()
     if len(words) != 5 or words[1] != "matrix":
         raise ValueError(lines.error(f"a MatrixMarket banner reads '%%MatrixMarket matrix "
-                                     f"coordinate <field> <symmetry>', got {line!r}"))
+                                     f"coordinate <field> <symmetry>', got {_shown(line)}"))
     _, _, layout, field, symmetry = words
     if layout == "array":
         raise ValueError(lines.error("a dense MatrixMarket 'array' file is not a graph: only "
                                      "'coordinate' files are read"))
     if layout != "coordinate":
-        raise ValueError(lines.error(f"unknown MatrixMarket format {layout!r}; only "
+        raise ValueError(lines.error(f"unknown MatrixMarket format {_shown(layout)}; only "
                                      f"'coordinate' files are read"))
     if field == "complex":
         raise ValueError(lines.error("complex MatrixMarket entries are not edge weights: "
                                      "weights are real, positive numbers"))
     if field not in FIELDS:
-        raise ValueError(lines.error(f"unknown MatrixMarket field {field!r}; expected one of "
+        raise ValueError(lines.error(f"unknown MatrixMarket field {_shown(field)}; expected one of "
                                      f"{', '.join(FIELDS)}"))
     if symmetry not in SYMMETRIES:
-        raise ValueError(lines.error(f"MatrixMarket symmetry {symmetry!r} is not read; "
+        raise ValueError(lines.error(f"MatrixMarket symmetry {_shown(symmetry)} is not read; "
                                      f"expected 'general' or 'symmetric' (a graph is "
                                      f"undirected either way)"))
     return field, symmetry
@@ -234,8 +246,12 @@ def _size_line(fields, text: str, lines: _Lines, max_isolated) -> tuple[int, int
     values = [_as_int(f) for f in fields]
     if len(fields) != 3 or any(v is None or v < 0 for v in values):
         raise ValueError(lines.error(f"the MatrixMarket size line must be three non-negative "
-                                     f"integers 'rows columns entries', got {text!r}"))
+                                     f"integers 'rows columns entries', got {_shown(text)}"))
     n_rows, n_cols, entries = values
+    if max(n_rows, n_cols) > MAX_VERTICES:  # np.arange(1, 2**63) was empty, 10**12 no memory
+        raise ValueError(lines.error(
+            f"the size line declares {max(n_rows, n_cols):,} vertices; a graph holds at most "
+            f"{MAX_VERTICES:,}"))
     # entries name at most two vertices each: refuse a size the file cannot
     # back before anything is read or allocated for it
     if max_isolated is not None and max(n_rows, n_cols) > 2 * entries + max_isolated:
@@ -278,6 +294,9 @@ def _matrix_market(path, banner, size, rows, numbers, max_isolated):
     if size is None:
         raise ValueError(f"{path}: the MatrixMarket file has no size line")
     n_rows, n_cols, declared = size
+    if max(n_rows, n_cols) == 0:
+        raise ValueError(f"{path}: no edge and no vertex (an empty graph file: the size line "
+                         f"declares 0 rows and 0 columns)")
     if len(rows) != declared:
         raise ValueError(f"{path}: the size line declares {declared:,} entries, the file holds "
                          f"{len(rows):,}" + (" (truncated?)" if len(rows) < declared else ""))
@@ -285,7 +304,7 @@ def _matrix_market(path, banner, size, rows, numbers, max_isolated):
     for fields, number in zip(rows, numbers):
         if len(fields) != width:
             raise ValueError(f"{path}, line {number}: a {field} MatrixMarket entry has "
-                             f"{width} fields, got {len(fields)}: {' '.join(fields)!r}")
+                             f"{width} fields, got {len(fields)}: {_shown(' '.join(fields))}")
     src = _integer_column(path, [r[0] for r in rows], numbers, "row index")
     dst = _integer_column(path, [r[1] for r in rows], numbers, "column index")
     for ids, bound, what in ((src, n_rows, "row"), (dst, n_cols, "column")):
@@ -322,7 +341,7 @@ def _refuse_integer_weights(path, texts, numbers) -> None:
     else:  # negative weights beside weights past 2**63 - 1: no one integer dtype
         at = next(i for i, v in enumerate(values) if v >= 2**63)
         why = "does not fit int64 beside the file's negative weights"
-    raise ValueError(f"{path}, line {numbers[at]}: weight {texts[at]!r} {why} (the file "
+    raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} {why} (the file "
                      f"declares 'integer' entries)")
 
 
@@ -335,7 +354,7 @@ def _integer_column(path, texts, numbers, what) -> np.ndarray:
     except (ValueError, OverflowError):
         for text, number in zip(texts, numbers):
             if _as_int(text) is None or not -2**63 <= int(text) < 2**63:
-                raise ValueError(f"{path}, line {number}: {what} {text!r} is not an "
+                raise ValueError(f"{path}, line {number}: {what} {_shown(text)} is not an "
                                  f"integer") from None
         raise  # pragma: no cover - every text parsed one by one
 
@@ -345,7 +364,14 @@ def _weight_column(path, texts, numbers) -> pd.Series:
     bad = weights.isna().to_numpy()
     if bad.any():
         at = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{path}, line {numbers[at]}: weight {texts[at]!r} is not a number")
+        raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is not a "
+                         f"number")
+    if weights.dtype.kind == "f":  # 'inf', '1e400' and 1 followed by 400 zeros were taken
+        infinite = ~np.isfinite(weights.to_numpy())
+        if infinite.any():
+            at = int(np.flatnonzero(infinite)[0])
+            raise ValueError(f"{path}, line {numbers[at]}: weight {_shown(texts[at])} is not a "
+                             f"finite number")
     return weights
 
 
@@ -367,6 +393,9 @@ def _edge_list(path, rows, numbers):
         _refuse_other_separators(path, rows, numbers)
     texts = [r[0] for r in pairs] + [r[1] for r in pairs] + isolated
     ids = _id_column(texts)
+    if ids.dtype == np.float64:
+        _refuse_inexact_ids(path, texts, pair_lines + pair_lines + [
+            number for r, number in zip(rows, numbers) if len(r) == 1])
     m = len(pairs)
     frame = pd.DataFrame({"src": ids.iloc[:m].reset_index(drop=True),
                           "dst": ids.iloc[m:2 * m].reset_index(drop=True)})
@@ -393,6 +422,21 @@ def _id_column(texts: list) -> pd.Series:
     if values and all(v is not None and math.isfinite(v) for v in values):
         return pd.Series(values, dtype=np.float64)
     return pd.Series(texts, dtype=object)
+
+
+def _refuse_inexact_ids(path, texts, numbers) -> None:
+    """Integer ids past 2**53 beside ids written with a fraction: float64
+    would round them, and two vertices would become one (an edge between
+    them a self-loop), so the file is refused, naming both lines."""
+    values = [_number(t) for t in texts]
+    for at, value in enumerate(values):
+        if isinstance(value, int) and not -2**53 <= value <= 2**53:
+            floating = next(i for i, v in enumerate(values) if isinstance(v, float))
+            raise ValueError(f"{path}, line {numbers[at]}: integer id {_shown(texts[at])} is "
+                             f"beyond 2**53 beside ids written as floats (line "
+                             f"{numbers[floating]}: {_shown(texts[floating])}), and float64 "
+                             f"would round it onto another vertex; write every id as an "
+                             f"integer")
 
 
 def _edge_list_weights(path, texts, numbers) -> pd.Series:
