@@ -997,3 +997,73 @@ def test_weight_naming_an_id_column_is_refused(weight):
                  lambda: cm.louvain(frame, "src", "dst", weight, backend="cpu")):
         with pytest.raises(ValueError, match=f"weight names the id column '{weight}'"):
             call()
+
+
+def test_a_graph_of_a_graph_is_the_same_graph():
+    """cm.Graph(g) read g as a cuGraph graph (its module starts with
+    'cugraph'): self-loops and isolated vertices were lost, an unweighted
+    graph came back weighted, two sides merged into one id space."""
+    edges = pd.DataFrame({"src": [0, 1, 2, 3, 4], "dst": [1, 2, 3, 3, 0], "weight": [1.0] * 5})
+    g = cm.Graph(edges, vertices=[9], backend="cpu")
+    again = cm.Graph(g)
+    assert (again.num_vertices, again.num_edges) == (g.num_vertices, g.num_edges) == (6, 4)
+    assert cm.louvain(again)[1] == cm.louvain(g)[1]
+    pd.testing.assert_frame_equal(cm.suitor_matching(again), cm.suitor_matching(g))
+    assert not cm.Graph(cm.Graph(edges, weight=None)).weighted
+    assert cm.Graph(cm.Graph(nx.DiGraph([(0, 1)]), backend="cpu")).directed_input
+    two = cm.Graph(pd.DataFrame({"l": [1, 2], "r": [1, 2], "s": [1.0, 2.0]}), "l", "r", "s",
+                   bipartite=True, vertices={"source": [1, 2, 3]})
+    for copy_of in (cm.Graph(two), cm.Graph(two, bipartite=True)):
+        assert copy_of.bipartite and copy_of.sides.n_left == 3 and copy_of.num_edges == 2
+    with pytest.raises(ValueError, match="source cannot be set for a cm.Graph"):
+        cm.Graph(g, source="x")
+    with pytest.raises(ValueError, match="vertices cannot be set for a cm.Graph"):
+        cm.Graph(g, vertices=[1])
+    with pytest.raises(ValueError, match="bipartite=True needs two id spaces"):
+        cm.Graph(g, bipartite=True)
+
+
+def test_a_graph_takes_its_own_column_names_again():
+    """The columns a Graph was built with were refused when a call named them."""
+    edges = pd.DataFrame({"a": [0, 1], "b": [1, 2], "w": [1.0, 2.0]})
+    g = cm.Graph(edges, "a", "b", "w", backend="cpu")
+    pd.testing.assert_frame_equal(cm.suitor_matching(g, "a", "b", "w"), cm.suitor_matching(g))
+    with pytest.raises(ValueError, match="weight cannot be set"):
+        cm.suitor_matching(g, weight="x")
+    with pytest.raises(ValueError, match="weight cannot be set"):
+        cm.suitor_matching(g, weight=None)  # a weighted graph read unweighted: refused
+    unweighted = cm.Graph(edges, "a", "b", weight=None, backend="cpu")
+    assert cm.suitor_matching(unweighted, weight=None).shape == (3, 3)
+
+
+def test_writing_into_labels_does_not_change_the_graph():
+    g = cm.Graph(pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]}),
+                 backend="cpu")
+    before = cm.suitor_matching(g)
+    labels = g.labels
+    labels.iloc[1] = 100
+    assert g.labels.tolist() == [0, 1, 2, 3]
+    pd.testing.assert_frame_equal(cm.suitor_matching(g), before)
+
+
+def test_a_dict_of_sides_needs_bipartite():
+    """Read as ids, a dict's keys 'source' and 'destination' became vertices."""
+    edges = pd.DataFrame({"src": ["a", "b"], "dst": ["b", "c"]})
+    with pytest.raises(TypeError, match="are for two tables: build the cm.Graph with "
+                                        "bipartite=True"):
+        cm.Graph(edges, vertices={"source": ["a"], "destination": ["z"]})
+
+
+@pytest.mark.parametrize("bipartite", [False, True])
+def test_a_graph_pickles_and_copies(bipartite):
+    """deepcopy and pickle failed: 'cannot pickle module object' (the graph
+    holds its array and frame libraries)."""
+    import pickle
+
+    frame = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]})
+    g = cm.Graph(frame, backend="cpu", bipartite=bipartite)
+    expected = cm.suitor_matching(g)
+    for other in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g), copy.copy(g)):
+        assert repr(other) == repr(g)
+        pd.testing.assert_frame_equal(cm.suitor_matching(other), expected)
+    assert cm.suitor_matching(g).equals(expected)  # the original still works

@@ -17,6 +17,8 @@ per family (a few dozen by default, to fit the CI budget); the issue's
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import random
 import subprocess
@@ -846,3 +848,13 @@ def test_integer_ids_past_2_53_beside_float_ids_are_refused():
                           "dst": np.array([1.0, 2.5]), "weight": [1.0, 2.0]})
     assert cm.Graph(exact, backend="cpu").num_vertices == 4
     assert cm.Graph(ints.assign(src=[3, 4]), backend="cpu", vertices=[0.5]).num_vertices == 5
+
+
+@pytest.mark.parametrize("stream", ["progress.log", 2, io.BytesIO(), object()])
+def test_show_progress_refuses_what_is_not_a_text_stream(stream):
+    """A path, a number or a binary file was taken, and every later progress
+    line printed a '--- Logging error ---' traceback far from this call."""
+    with pytest.raises(TypeError, match="stream must be a text stream"):
+        cm.show_progress(stream=stream)
+    assert not [h for h in logging.getLogger("cugraph_match").handlers
+                if h.get_name() == "cugraph_match.show_progress"]

@@ -7,6 +7,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .backend import Backend, resolve_backend, to_backend
 from .checks import declared_ids, first_true, plain
@@ -100,12 +101,26 @@ class Graph:
     def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
                  weight: str | None = DEFAULT_WEIGHT, backend: str = "auto",
                  vertices: Any = None, bipartite: bool = False):
+        if isinstance(edges, Graph):
+            # the same graph (on ``backend`` if one is named), as every
+            # function takes one: read as a cuGraph graph, its self-loops,
+            # isolated vertices, sides and flags were lost
+            if vertices is not None:
+                raise ValueError("vertices cannot be set for a cm.Graph: its vertices were "
+                                 "chosen when it was built")
+            two = check_bipartite_flag(bipartite) or edges.bipartite  # default: as built
+            same = as_graph(edges, source, destination, weight, backend, bipartite=two)
+            self.__dict__.update(same.__dict__)
+            self._cache = dict(same._cache)  # the rows built so far, shared read-only
+            return
         be = resolve_backend(backend)
         self._sides = None
+        self._columns = None
         if check_bipartite_flag(bipartite):
             self._build_two_sided(edges, source, destination, weight, be, vertices)
             return
         data = read_input(edges, source, destination, weight)
+        self._columns = (data.source, data.destination, data.weight)
         extra = _extra_vertices(vertices, data.frame_lib)
         # vertices without edges make a graph that is not empty
         validate(data if extra is None or data.extra_vertices is not None
@@ -157,8 +172,31 @@ class Graph:
         graph._edges, graph._weighted = edges, weighted
         graph._directed_input = directed_input
         graph._sides = sides
+        graph._columns = None
         graph._cache = {}
         return graph
+
+    # -- pickling: modules by name, the rows rebuilt on first use -----------
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_backend"] = self._backend.name
+        state["_frame_lib"] = self._frame_lib.__name__
+        if self._sides is not None:
+            state["_sides"] = dataclasses.replace(self._sides, frame_lib=self._frame_lib.__name__)
+        state["_cache"] = {}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        import importlib
+
+        state = dict(state)
+        state["_backend"] = resolve_backend(state["_backend"])
+        state["_frame_lib"] = importlib.import_module(state["_frame_lib"])
+        if state["_sides"] is not None:
+            state["_sides"] = dataclasses.replace(state["_sides"],
+                                                  frame_lib=state["_frame_lib"])
+        self.__dict__.update(state)
 
     # -- what it is ---------------------------------------------------------
 
@@ -187,11 +225,13 @@ class Graph:
 
     @property
     def labels(self):
-        """The caller's vertex ids in internal order (sorted), as a Series named ``vertex``."""
+        """The caller's vertex ids in internal order (sorted), as a Series named
+        ``vertex``: a copy (pandas' copy-on-write makes it free), so that
+        writing into it cannot change the graph."""
         if self._sides is not None:
             raise ValueError("this cm.Graph has two id spaces (bipartite=True): its vertex ids "
                              "are per side, in .sides")
-        return self._labels
+        return self._labels.copy(deep=self._frame_lib is not pd)
 
     @property
     def bipartite(self) -> bool:
@@ -282,6 +322,10 @@ def _extra_vertices(vertices, frame_lib):
     without nulls, or None."""
     if vertices is None:
         return None
+    if isinstance(vertices, dict):  # read as ids, its keys were vertices
+        raise TypeError("vertices given per side ({'source': ..., 'destination': ...}) are "
+                        "for two tables: build the cm.Graph with bipartite=True, or give one "
+                        "list of ids")
     return declared_ids(vertices, frame_lib, "vertices")
 
 
@@ -326,9 +370,11 @@ def as_graph(graph: Any, source: str = "src", destination: str = "dst",
                 "function" if graph.bipartite else
                 "bipartite=True needs two id spaces, and this cm.Graph has one: build it "
                 "with cm.Graph(..., bipartite=True)")
-        given = {"source": (source, "src"), "destination": (destination, "dst"),
-                 "weight": (weight, DEFAULT_WEIGHT)}
-        changed = [name for name, (value, default) in given.items() if value != default]
+        own = graph._columns or (None, None, None)  # a frame's column names, as built
+        given = {"source": (source, "src", own[0]), "destination": (destination, "dst", own[1]),
+                 "weight": (weight, DEFAULT_WEIGHT, own[2])}
+        changed = [name for name, (value, default, built) in given.items()
+                   if value != default and value != built]
         if changed:
             raise ValueError(f"{', '.join(changed)} cannot be set for a cm.Graph: its columns "
                              f"were chosen when it was built")

@@ -110,7 +110,7 @@ def _caller_stacklevel() -> int:
 
 
 def _from_cugraph(obj, source, destination, weight) -> EdgeInput | None:
-    if not type(obj).__module__.startswith("cugraph"):
+    if type(obj).__module__.split(".")[0] != "cugraph":  # cugraph_match's own are not
         return None
     frame = obj.view_edge_list()
     cols = list(frame.columns)

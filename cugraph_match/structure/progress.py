@@ -16,6 +16,7 @@ compile, not when a kernel is loaded from the cache).
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 import time
@@ -25,6 +26,27 @@ from .checks import check_flag
 LOG = logging.getLogger("cugraph_match")
 
 _HANDLER_NAME = "cugraph_match.show_progress"
+
+
+def _check_stream(stream) -> None:
+    """A text stream: one with a ``write`` that takes str.  A path, a number
+    or a binary file was taken, and every later line raised inside logging
+    (a "--- Logging error ---" traceback far from this call)."""
+    import io
+
+    if isinstance(stream, (str, bytes, os.PathLike)):
+        raise TypeError(f"stream must be a text stream (sys.stdout, an open text file, "
+                        f"io.StringIO), got the path {stream!r}: open it first, "
+                        f"open({stream!r}, 'a')")
+    if not callable(getattr(stream, "write", None)):
+        raise TypeError(f"stream must be a text stream with a write() method, got "
+                        f"{type(stream).__name__}")
+    binary = isinstance(stream, (io.RawIOBase, io.BufferedIOBase)) or \
+        "b" in str(getattr(stream, "mode", ""))
+    if binary:
+        raise TypeError(f"stream must be a text stream, got the binary "
+                        f"{type(stream).__name__}: wrap it in io.TextIOWrapper or open the "
+                        f"file in text mode")
 
 
 def show_progress(enable: bool = True, stream=None) -> logging.Handler | None:
@@ -40,8 +62,9 @@ def show_progress(enable: bool = True, stream=None) -> logging.Handler | None:
     ----------
     enable : bool
         Attach (True) or remove (False) the handler.
-    stream : file-like, optional
-        Where the lines go; standard error by default.
+    stream : text stream, optional
+        Where the lines go (anything with a ``write`` taking str); standard
+        error by default.  A path, a number or a binary file is a TypeError.
 
     Returns
     -------
@@ -59,6 +82,8 @@ def show_progress(enable: bool = True, stream=None) -> logging.Handler | None:
     >>> cm.show_progress(False)
     """
     enable = check_flag(enable, "enable")  # show_progress("no") attached the handler
+    if enable and stream is not None:
+        _check_stream(stream)
     for handler in list(LOG.handlers):
         if handler.get_name() == _HANDLER_NAME:
             LOG.removeHandler(handler)
