@@ -338,10 +338,12 @@ class DistributedGraph:
             infos = self.gather(builds)
         except BaseException:
             # let every build end before the parts are dropped (a drop
-            # arriving first would leave its part behind)
-            from distributed import wait
-
-            wait(builds)
+            # arriving first would leave its part behind); a worker that
+            # left never ends its build, and the others' are dropped
+            try:
+                self.wait(builds)
+            except RuntimeError:
+                pass
             client.run(b.drop_staged_all, self.gid)
             raise
         # a piece moved when it was taken on another worker than its owner's

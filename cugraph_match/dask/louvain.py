@@ -194,7 +194,7 @@ def _start(g: DistributedGraph, gpu: bool) -> list[dict]:
     in range."""
     exponent = g.weight_exponent()
     return g.gather([g.submit(k, lw.start, int(g.offsets[k]), gpu, exponent)
-                            for k in range(len(g.workers))])
+                     for k in range(len(g.workers))])
 
 
 def _merge(reports: list[dict]) -> dict:
@@ -274,7 +274,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
     p = len(g.workers)
     blocks = _exchange(g, [None] * p)
     starts = g.gather([g.submit(k, lw.phase_totals, *[blocks[i][k] for i in range(p)])
-                            for k in range(p)])
+                       for k in range(p)])
     del blocks  # taken: each exchange's blocks are freed once read (8 bytes a cut edge)
     # the level's totals live here, dense (each community's terms added in
     # worker order, as _merge adds them); each worker gets its slots' after a pass
@@ -328,7 +328,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
             continue
         quiet = 0
         received = g.gather([g.submit(k, lw.receive, *[blocks[i][k] for i in range(p)])
-                                  for k in range(p)])
+                             for k in range(p)])
         del blocks
         merged = _merge(reports)  # distinct ids
         total[merged["ids"]] += merged["sums"]
@@ -376,14 +376,14 @@ def refinement_phase(g: DistributedGraph, two_m: float, resolution: float, thres
     p = len(g.workers)
     blocks = _exchange(g, [None] * p)
     sums = g.gather([g.submit(k, lw.refinement_start, *[blocks[i][k] for i in range(p)])
-                          for k in range(p)])
+                     for k in range(p)])
     del blocks  # taken: freed on the workers before the move phase's own
     ids = np.concatenate([s["ids"] for s in sums])
     total = np.bincount(ids, weights=np.concatenate([s["sums"] for s in sums]),
                         minlength=g.num_vertices)
     g.gather([g.submit(k, lw.refinement_singletons,
-                            _send(g, k, (s["ids"], total[s["ids"]])), two_m, resolution)
-                   for k, s in enumerate(sums)])
+                       _send(g, k, (s["ids"], total[s["ids"]])), two_m, resolution)
+              for k, s in enumerate(sums)])
     stats["bytes_moved"] += 8 * 2 * g.stats["cut_edges"] + 16 * len(ids)
     clock = Stopwatch()
     _, _, joined = move_phase(g, two_m, resolution, threshold, max_passes, seed_words, stats)
@@ -415,8 +415,8 @@ def _start_in_parents(g: DistributedGraph, parents: pd.Series) -> None:
     start = pd.Series(first).groupby(parents.to_numpy()).transform("min").to_numpy()
     start = pd.Series(start, index=parents.index)
     g.gather([g.submit(k, lw.set_owned_communities,
-                              start.reindex(s.to_numpy()).to_numpy(np.int64))
-                     for k, s in enumerate(labels)])
+                       start.reindex(s.to_numpy()).to_numpy(np.int64))
+              for k, s in enumerate(labels)])
 
 
 def split_components(g: DistributedGraph, stats: dict) -> int:
@@ -514,7 +514,7 @@ def _level0_again(graph, source, destination, weight, backend, gpu: bool,
     final = composite.reindex(level0["community"].to_numpy()).to_numpy(np.int64)
     known = pd.Index(level0["vertex"])
     g0.gather([g0.submit(k, lw.set_owned_communities, final[known.get_indexer(labels)])
-                   for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level))])
+               for k, labels in enumerate(g0.on_all(lw.owned_labels_of_level))])
     stats["level0_rebuilt"] = True
     log_step("dask louvain level 0 rebuilt", None, g0.num_vertices, g0.num_edges, clock.lap())
     return g0
