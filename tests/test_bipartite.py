@@ -648,3 +648,11 @@ def test_extension_id_dtypes_are_kept_by_every_pairs_frame(dtype, values):
     pairs = cm.b_suitor_matching(cand.rename(columns={S: "src", D: "dst", W: "weight"}), 1,
                                  backend="cpu")
     assert pairs["src"].dtype == ids.dtype and pairs["dst"].dtype == ids.dtype
+
+
+def test_is_matching_refuses_a_two_table_graph_as_the_one_id_space_functions_do():
+    """It said the linked pairs lacked columns 'vertex' and 'mate' instead."""
+    cand = pd.DataFrame({S: [1, 2], D: [1, 2], W: [1.0, 2.0]})
+    graph = cm.Graph(cand, S, D, W, bipartite=True, backend="cpu")
+    with pytest.raises(ValueError, match="this cm.Graph has two id spaces"):
+        cm.is_matching(graph, cm.suitor_matching(graph))

@@ -79,6 +79,8 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     """
     maximal = check_flag(maximal, "maximal")
     matching = computed(matching)  # a Dask matching's frame: one row per vertex
+    if isinstance(graph, Graph) and graph.bipartite:  # its refusal, not the frame's columns
+        as_graph(graph, source, destination, weight, backend="cpu")
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
     return matches_prepared(as_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)
