@@ -471,10 +471,8 @@ def _held_exactly(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
                 return cast.astype(np.float64) == values.astype(np.float64)
             back = np.where(np.isfinite(cast), cast, 0).astype(values.dtype)
             return np.isfinite(cast) & (back == values)
+    # an integer side's float ids are integers already (comparable_ids)
     info = np.iinfo(dtype)
-    if values.dtype.kind == "f":
-        return np.isfinite(values) & (values == np.round(values)) & \
-            (values >= float(info.min)) & (values < float(info.max) + 1.0)
     return (values >= info.min) & (values <= info.max)  # NumPy compares any two ints exactly
 
 

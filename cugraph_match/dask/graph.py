@@ -174,6 +174,7 @@ class DistributedGraph:
         # slots, a partition's codes, the results waiting to be read) lives
         # in each worker's part, one per graph (see exclusive)
         self._lock = threading.RLock()
+        self._just_built = False
         self.summed = summed
         self.source, self.destination, self.weight = source, destination, found.weight
         self.weighted = found.weight is not None
@@ -206,6 +207,7 @@ class DistributedGraph:
         except BaseException:
             self._finalizer()
             raise
+        self._just_built = True  # its parts were gathered: the first call needs no check
 
     @property
     def client(self):
@@ -221,7 +223,10 @@ class DistributedGraph:
         or parts are gone raises here instead of waiting for them forever.
         Hold it until the results' futures are done (:meth:`wait`)."""
         with self._lock:
-            self.require_parts()
+            if self._just_built:
+                self._just_built = False
+            else:
+                self.require_parts()
             yield self
 
     def require_parts(self) -> None:

@@ -392,10 +392,16 @@ def _edge_list(path, rows, numbers):
     if not pairs:
         _refuse_other_separators(path, rows, numbers)
     texts = [r[0] for r in pairs] + [r[1] for r in pairs] + isolated
-    ids = _id_column(texts)
-    if ids.dtype == np.float64:
-        _refuse_inexact_ids(path, texts, pair_lines + pair_lines + [
-            number for r, number in zip(rows, numbers) if len(r) == 1])
+    values = [_number(t) for t in texts]
+    ids = _id_column(texts, values)
+    rounded = _rounded_by_float64(values) if ids.dtype == np.float64 else None
+    if rounded is not None:  # float64 would merge two vertices (an edge a self-loop)
+        at, floating = rounded
+        lines = pair_lines + pair_lines + [n for r, n in zip(rows, numbers) if len(r) == 1]
+        raise ValueError(f"{path}, line {lines[at]}: integer id {_shown(texts[at])} is beyond "
+                         f"2**53 beside ids written as floats (line {lines[floating]}: "
+                         f"{_shown(texts[floating])}), and float64 would round it onto another "
+                         f"vertex; write every id as an integer")
     m = len(pairs)
     frame = pd.DataFrame({"src": ids.iloc[:m].reset_index(drop=True),
                           "dst": ids.iloc[m:2 * m].reset_index(drop=True)})
@@ -406,12 +412,12 @@ def _edge_list(path, rows, numbers):
     return frame, vertices, np.asarray(pair_lines, dtype=np.int64)
 
 
-def _id_column(texts: list) -> pd.Series:
+def _id_column(texts: list, values: list) -> pd.Series:
     """The ids as the same data in a frame would hold them: integers as int64,
     uint64 past 2**63 - 1 (none negative), or Python ints beyond both; numbers
     with a fraction or exponent as float64 ('3.0' is the vertex 3); any other
-    text makes every id a string (a file of word ids)."""
-    values = [_number(t) for t in texts]
+    text makes every id a string (a file of word ids).  ``values``: the
+    texts' numbers (:func:`_number`)."""
     if values and all(isinstance(v, int) for v in values):
         low, high = min(values), max(values)
         if -2**63 <= low and high < 2**63:
@@ -424,19 +430,16 @@ def _id_column(texts: list) -> pd.Series:
     return pd.Series(texts, dtype=object)
 
 
-def _refuse_inexact_ids(path, texts, numbers) -> None:
-    """Integer ids past 2**53 beside ids written with a fraction: float64
-    would round them, and two vertices would become one (an edge between
-    them a self-loop), so the file is refused, naming both lines."""
-    values = [_number(t) for t in texts]
-    for at, value in enumerate(values):
-        if isinstance(value, int) and not -2**53 <= value <= 2**53:
-            floating = next(i for i, v in enumerate(values) if isinstance(v, float))
-            raise ValueError(f"{path}, line {numbers[at]}: integer id {_shown(texts[at])} is "
-                             f"beyond 2**53 beside ids written as floats (line "
-                             f"{numbers[floating]}: {_shown(texts[floating])}), and float64 "
-                             f"would round it onto another vertex; write every id as an "
-                             f"integer")
+def _rounded_by_float64(values: list) -> tuple[int, int] | None:
+    """``(first integer past 2**53, first float)`` among ``values`` (numbers
+    of :func:`_number`) when both stand there: float64 would round that
+    integer, so ids or weights read together as float64 would not be exact."""
+    beyond = next((at for at, v in enumerate(values)
+                   if isinstance(v, int) and not -2**53 <= v <= 2**53), None)
+    if beyond is None:
+        return None
+    floating = next((at for at, v in enumerate(values) if isinstance(v, float)), None)
+    return None if floating is None else (beyond, floating)
 
 
 def _edge_list_weights(path, texts, numbers) -> pd.Series:
@@ -468,10 +471,9 @@ def _edge_list_weights(path, texts, numbers) -> pd.Series:
                              f"negative beside weights past 2**63 - 1 (no one 64-bit integer "
                              f"type holds both)")
         return pd.Series(values, dtype=np.uint64)
-    inexact = [at for at in integers if not -2**53 <= values[at] <= 2**53]
-    if inexact:
-        at = inexact[0]
-        floating = next(i for i, v in enumerate(values) if isinstance(v, float))
+    rounded = _rounded_by_float64(values)
+    if rounded is not None:
+        at, floating = rounded
         raise ValueError(f"{path}, line {numbers[at]}: integer weight {_shown(texts[at])} is "
                          f"beyond 2**53 beside floating-point weights (line "
                          f"{numbers[floating]}: {_shown(texts[floating])}), and float64 cannot "
