@@ -1067,3 +1067,13 @@ def test_a_graph_pickles_and_copies(bipartite):
         assert repr(other) == repr(g)
         pd.testing.assert_frame_equal(cm.suitor_matching(other), expected)
     assert cm.suitor_matching(g).equals(expected)  # the original still works
+
+
+@pytest.mark.parametrize("keyword", ["source", "destination", "weight"])
+def test_a_list_as_a_column_name_is_refused_naming_the_argument(keyword):
+    """source=["src"] raised pandas' "unhashable type: 'list'", naming nothing."""
+    frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2], "weight": [1.0, 2.0]})
+    for call in (cm.suitor_matching, cm.louvain, cm.Graph):
+        with pytest.raises(TypeError, match=rf"{keyword} must be a column name \(a str, say\), "
+                                            rf"got list \['src'\]"):
+            call(frame, **{keyword: ["src"]})

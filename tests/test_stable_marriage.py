@@ -726,3 +726,78 @@ def test_every_rank_dtype_keeps_the_order_of_its_values(dtype):
     expected = cm.stable_marriage(pp.assign(**dense), ap.assign(**dense), **CPU)
     assert pp["rank"].dtype == dtype
     assert cm.stable_marriage(pp, ap, **CPU).equals(expected)
+
+
+def _two_choice_prefs(men_rank):
+    men = pd.DataFrame({"proposer": [0, 0], "acceptor": [0, 1], "rank": men_rank})
+    women = pd.DataFrame({"acceptor": [0, 1], "proposer": [0, 0], "rank": [1, 1]})
+    return men, women
+
+
+def test_categorical_ranks_are_read_by_value_not_category_order():
+    """A categorical rank was ranked by its category order: categories [2, 1]
+    made rank 2 the first choice, so the proposer married his second choice,
+    and blocking_pairs called the stable matching unstable."""
+    plain = _two_choice_prefs([2, 1])
+    odd = _two_choice_prefs(pd.Categorical([2, 1], categories=[2, 1]))
+    expected = cm.stable_marriage(*plain, backend="cpu")
+    assert expected["acceptor"].tolist() == [1]
+    for f in (lambda m, w: cm.stable_marriage(m, w, backend="cpu"),
+              lambda m, w: cm.stable_marriage(m, w, algorithm="gale_shapley", backend="cpu"),
+              lambda m, w: cm.b_marriage(m, w, backend="cpu"),
+              lambda m, w: cm.popular_matching(m, w, backend="cpu")):
+        pd.testing.assert_frame_equal(f(*odd), f(*plain))
+    assert len(cm.blocking_pairs(*odd, expected, backend="cpu")) == 0
+    with pytest.raises(TypeError, match="non-numeric"):  # categories of text are no ranks
+        cm.stable_marriage(*_two_choice_prefs(pd.Categorical(["b", "a"])), backend="cpu")
+
+
+def test_bool_acceptor_ids_with_a_single_proposer_are_nullable_booleans():
+    """An unmatched proposer's acceptor made a bool column object, holding NaN."""
+    men = pd.DataFrame({"proposer": [True, False], "acceptor": [True, True], "rank": [1, 1]})
+    women = pd.DataFrame({"acceptor": [True, True], "proposer": [True, False], "rank": [1, 2]})
+    for f in (cm.stable_marriage, cm.popular_matching):
+        out = f(men, women, backend="cpu")
+        assert out["acceptor"].dtype == "boolean"
+        assert out["acceptor"].isna().tolist() == [True, False]  # False is single
+        assert out["acceptor"].iloc[1] is np.True_ or bool(out["acceptor"].iloc[1]) is True
+
+
+@pytest.mark.parametrize("columns", [dict(proposer="acceptor"), dict(acceptor="proposer"),
+                                     dict(rank="proposer"), dict(rank="acceptor")], ids=str)
+def test_one_column_for_two_roles_is_refused(columns):
+    """proposer="acceptor" read one column as both sides' ids: stable_marriage
+    said an entry was repeated, blocking_pairs raised "int() argument must
+    be ... not 'Series'"; rank="proposer" ranked by the ids, silently."""
+    men, women = _two_choice_prefs([2, 1])
+    pairs = pd.DataFrame({"proposer": [0], "acceptor": [1]})
+    for call in (lambda: cm.stable_marriage(men, women, backend="cpu", **columns),
+                 lambda: cm.b_marriage(men, women, backend="cpu", **columns),
+                 lambda: cm.blocking_pairs(men, women, pairs, backend="cpu", **columns)):
+        with pytest.raises(ValueError, match="name the same column"):
+            call()
+
+
+def test_blocking_pairs_names_a_repeated_pairs_column_and_a_list_as_a_column():
+    men, women = _two_choice_prefs([2, 1])
+    pairs = pd.DataFrame({"proposer": [0], "acceptor": [1]})
+    twice = pd.concat([pairs, pairs[["acceptor"]]], axis=1)
+    with pytest.raises(ValueError, match=r"pairs: column 'acceptor' appears 2 times"):
+        cm.blocking_pairs(men, women, twice, backend="cpu")
+    with pytest.raises(TypeError, match=r"proposer must be a column name \(a str, say\), got list"):
+        cm.stable_marriage(men, women, proposer=["proposer"], backend="cpu")
+
+
+def test_blocking_pairs_of_categorical_ids_return_their_values_dtype():
+    """With categorical ids and a single in the pairs (a nullable column), the
+    blocking pairs came back Int64 where b_marriage gives int64."""
+    cat = pd.CategoricalDtype([1, 0])
+    men = pd.DataFrame({"proposer": pd.Series([0, 0, 1], dtype=cat),
+                        "acceptor": pd.Series([0, 1, 0], dtype=cat), "rank": [1, 2, 1]})
+    women = pd.DataFrame({"acceptor": pd.Series([0, 0, 1], dtype=cat),
+                          "proposer": pd.Series([1, 0, 0], dtype=cat), "rank": [1, 2, 1]})
+    single = pd.DataFrame({"proposer": [0, 1], "acceptor": pd.array([1, None], dtype="Int64")})
+    blocking = cm.blocking_pairs(men, women, single, backend="cpu")
+    assert len(blocking)
+    expected = cm.b_marriage(men, women, backend="cpu").dtypes
+    assert blocking.dtypes.tolist() == expected.tolist()

@@ -82,3 +82,53 @@ def test_odd_dtypes_on_the_stand_in(dtype):
         assert result["mate"].notna().all()
         mate = result["mate"].astype(int).to_numpy()
         assert (mate[mate] == np.arange(4)).all()
+
+
+LONGDOUBLE_IS_WIDER = np.finfo(np.longdouble).nmant > np.finfo(np.float64).nmant
+
+
+@pytest.mark.skipif(not LONGDOUBLE_IS_WIDER, reason="longdouble is float64 on this platform")
+@pytest.mark.parametrize("value, meaning", [
+    (np.longdouble(1) + np.longdouble(2) ** -60, "rounded: tied with 1"),
+    (np.longdouble("1e4000"), "finite, overflowing to inf"),
+    (np.longdouble("1e-4000"), "positive, underflowing to 0")], ids=str)
+def test_longdouble_weights_float64_cannot_hold_are_refused(value, meaning):
+    """Weights are computed in float64: a longdouble weight that float64 rounds
+    was cast after validation, so 1 + 2**-60 tied with 1 (the lighter edge
+    matched), 1e4000 became inf (reported as infinite: it is not) and 1e-4000
+    became 0 (the assignment dropped a positive pair).  Now refused, naming
+    the column, the count and the first row, before any cast."""
+    frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2],
+                          "weight": np.array([value, 1], dtype=np.longdouble)})
+    before = frame.copy()
+    message = r"weight column 'weight' has 1 longdouble value\(s\) that float64.*first is row 0"
+    for call in (lambda: cm.suitor_matching(frame, backend="cpu"),
+                 lambda: cm.louvain(frame, backend="cpu"),
+                 lambda: cm.Graph(frame, backend="cpu"),
+                 lambda: cm.assignment(frame, backend="cpu"),
+                 lambda: cm.assignment(frame, maximize=True, backend="cpu"),
+                 lambda: cm.suitor_matching(frame.astype({"weight": object}), backend="cpu")):
+        with pytest.raises(TypeError, match=message):
+            call()
+    pd.testing.assert_frame_equal(frame, before)
+    matrix = np.array([[value, 1], [1, value]], dtype=np.longdouble)
+    with pytest.raises(TypeError, match=r"cost matrix has 2 longdouble entr\(y/ies\).*first at "
+                                        r"row 0, column 0"):
+        cm.assignment(matrix, maximize=True, backend="cpu")
+    # the workaround the message names: float64 columns accept the rounding
+    with np.errstate(over="ignore", under="ignore"):
+        rounded = frame.astype({"weight": np.float64})
+    if np.isfinite(rounded["weight"]).all() and (rounded["weight"] > 0).all():
+        cm.suitor_matching(rounded, backend="cpu")
+
+
+@pytest.mark.skipif(not LONGDOUBLE_IS_WIDER, reason="longdouble is float64 on this platform")
+def test_longdouble_weights_float64_holds_are_read_as_before():
+    exact = EDGES.assign(weight=EDGES["weight"].astype(np.longdouble))
+    for f in (lambda g: cm.suitor_matching(g, backend="cpu"),
+              lambda g: cm.assignment(g, maximize=True, backend="cpu")):
+        pd.testing.assert_frame_equal(f(exact), f(EDGES), check_dtype=False)
+    nan = exact.copy()
+    nan.loc[2, "weight"] = np.longdouble("nan")
+    with pytest.raises(ValueError, match=r"1 null/NaN value\(s\); first is row 2"):
+        cm.suitor_matching(nan, backend="cpu")

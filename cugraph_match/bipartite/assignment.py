@@ -30,7 +30,8 @@ from ..structure.inputs import frame_library, warn_of_numeric_columns
 from ..structure.output import output_weights
 from ..structure.renumber import renumber
 from ..structure.checks import check_flag, describe_row, first_true, not_numbers, plain
-from ..structure.validation import null_or_nan, object_weight_dtype
+from ..structure.validation import (bad_rows_error, inexact_in_float64, null_or_nan,
+                                    object_weight_dtype)
 from . import assignment_cpu as K
 
 LOG = logging.getLogger("cugraph_match")
@@ -128,6 +129,13 @@ def _dense_costs(matrix: np.ndarray, maximize: bool):
                         f"{matrix.dtype}")
     nr, nc = matrix.shape
     transposed = nr > nc
+    inexact = inexact_in_float64(matrix)
+    if inexact is not None and inexact.any():
+        at = np.argwhere(inexact)[0]
+        raise TypeError(f"cost matrix has {int(inexact.sum())} longdouble entr(y/ies) that "
+                        f"float64, the dtype the solver computes in, cannot hold exactly "
+                        f"(rounded, overflowing to inf or underflowing to 0); first at row "
+                        f"{at[0]}, column {at[1]}; cast it to float64 to accept the rounding")
     if kind == "f":
         nan = np.isnan(matrix)
         if nan.any():
@@ -250,6 +258,10 @@ def _weight_values(frame, col: str, cols) -> np.ndarray:
     if not isinstance(w.dtype, np.dtype):  # nullable extension dtypes, null-free now
         w = w.astype(getattr(w.dtype, "numpy_dtype", np.float64))
     values = _host(w)
+    inexact = inexact_in_float64(values)
+    if inexact is not None and inexact.any():
+        raise bad_rows_error("inexact", col, int(inexact.sum()),
+                             describe_row(frame, first_true(inexact), cols))
     if values.dtype.kind == "f":
         infinite = ~np.isfinite(values)
         if infinite.any():

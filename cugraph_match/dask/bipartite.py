@@ -35,7 +35,7 @@ from ..structure.output import masked_values, new_frame, take_labels
 from ..structure.renumber import category_values, unorderable_types
 from ..structure.checks import (capacity_scalar, capacity_series, first_true, plain,
                                 require_unique_ids, require_vertex_frame)
-from ..structure.validation import EMPTY_MESSAGE, edge_problems, problem_error
+from ..structure.validation import EMPTY_MESSAGE, WEIGHT_CHECKS, edge_problems, problem_error
 from . import worker as w
 from .build import id_columns
 from .graph import DistributedGraph, _client, numeric_ids, partition_futures
@@ -340,8 +340,7 @@ def _check_and_code(summaries, source: str, destination: str, weight) -> TwoSide
         raise ValueError(EMPTY_MESSAGE)
     order = [("null_id", source), ("null_id", destination)]
     if weight is not None:
-        order += [(kind, weight) for kind in
-                  ("non_numeric", "dtype", "nan", "infinite", "non_positive")]
+        order += [(kind, weight) for kind in WEIGHT_CHECKS]
     for kind, column in order:
         hits = [p for s in summaries for p in s["problems"] if p[0] == kind and p[1] == column]
         if hits:

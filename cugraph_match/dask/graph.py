@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..structure.edges import sum_safe_exponent
 from ..structure.inputs import DEFAULT_WEIGHT, from_dataframe, frame_library
-from ..structure.validation import EMPTY_MESSAGE, problem_error
+from ..structure.validation import EMPTY_MESSAGE, WEIGHT_CHECKS, problem_error
 from . import build as b
 from . import build_gpu as bg
 from . import worker as w
@@ -430,8 +430,7 @@ class DistributedGraph:
             raise ValueError(EMPTY_MESSAGE)
         order = [("null_id", self.source), ("null_id", self.destination)]
         if self.weight is not None:
-            order += [(kind, self.weight) for kind in
-                      ("non_numeric", "dtype", "nan", "infinite", "non_positive")]
+            order += [(kind, self.weight) for kind in WEIGHT_CHECKS]
         for kind, column in order:
             hits = [problem for s in summaries for problem in s["problems"]
                     if problem[0] == kind and problem[1] == column]

@@ -50,11 +50,12 @@ import pandas as pd
 
 from ..structure.backend import Backend, resolve_backend, series_values, to_backend
 from ..structure.checks import (capacity_scalar, capacity_series, describe_row, first_true,
-                                not_numbers, plain, require_unique_columns)
+                                not_numbers, plain, require_column_names,
+                                require_unique_columns)
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
-from ..structure.renumber import renumber
+from ..structure.renumber import category_values, renumber
 from ..structure.sort_xp import lexsort_xp
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
@@ -225,6 +226,20 @@ class PreparedPreferences:
                       self.acc_offsets, 1, self.acc_proposers, self.n_proposers, self.n_acceptors)
 
 
+def distinct_columns(proposer, acceptor, rank) -> None:
+    """The three column names must differ: one column read as both sides'
+    ids (or as ids and ranks) makes every list name its own author, and
+    what failed after that named a repeated entry, or nothing."""
+    names = {"proposer": proposer, "acceptor": acceptor, "rank": rank}
+    require_column_names(**names)
+    seen: dict = {}
+    for name, value in names.items():
+        if value in seen:
+            raise ValueError(f"{seen[value]} and {name} name the same column {value!r}; "
+                             f"each must be a column of its own")
+        seen[value] = name
+
+
 def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
     """Columns present (once each), no null id or rank, ranks numeric and finite."""
     cols = (person, other, rank)
@@ -238,7 +253,9 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
         if n_bad:
             raise ValueError(f"{name} column {col!r} has {n_bad} null value(s); first is "
                              f"{describe_row(frame, first_true(nulls), cols)}")
-    r = frame[rank]
+    # a categorical rank is read by its values, as categorical ids, weights
+    # and capacities are: its category order says nothing about preference
+    r = category_values(frame[rank])
     kind = getattr(r.dtype, "kind", None)
     if kind == "O":
         bad = not_numbers(r)
@@ -264,6 +281,7 @@ def _cell(frame, col: str, position: int):
 
 def _rank_values(series, xp):
     """A validated rank column as a plain numeric array of the backend."""
+    series = category_values(series)  # by value (a sort of the codes ranked by category order)
     dtype = series.dtype
     if getattr(dtype, "kind", None) == "O":  # pandas object column of numbers (validated)
         # only the order within a list matters: Python compares ints of any
@@ -306,6 +324,7 @@ def prepare_preferences(proposer_prefs, acceptor_prefs, proposer: str = PROPOSER
         raise TypeError("proposer_prefs and acceptor_prefs must both be pandas or both cuDF "
                         f"DataFrames, got {type(proposer_prefs).__module__} and "
                         f"{type(acceptor_prefs).__module__}")
+    distinct_columns(proposer, acceptor, rank)
     _check_frame(proposer_prefs, "proposer_prefs", proposer, acceptor, rank)
     _check_frame(acceptor_prefs, "acceptor_prefs", acceptor, proposer, rank)
     if len(proposer_prefs) == 0 and len(acceptor_prefs) == 0:

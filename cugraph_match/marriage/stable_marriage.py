@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from ..structure.backend import resolve_backend
-from ..structure.checks import check_launch, plain
+from ..structure.checks import check_launch, plain, require_unique_columns
 from ..structure.inputs import frame_library
 from ..structure.output import row_ids
 from ..structure.sort_xp import bincount_xp, lexsort_xp
-from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, master_layout, mate_frame,
-                          mates_from_held, pair_frame, prepare_preferences)
+from .preferences import (ACCEPTOR, PROPOSER, RANK, Layout, capacities, distinct_columns,
+                          master_layout, mate_frame, mates_from_held, pair_frame,
+                          prepare_preferences)
 
 ALGORITHMS = ("mcvitie_wilson", "gale_shapley")
 
@@ -215,12 +216,14 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
        proposer  acceptor
     0         0         0
     """
+    distinct_columns(proposer, acceptor, rank)
     for col in (proposer, acceptor):
         if not hasattr(pairs, "columns") or col not in pairs.columns:
             raise ValueError(f"pairs must be a DataFrame with columns {proposer!r} and "
                              f"{acceptor!r}; got {getattr(pairs, 'columns', type(pairs))!r}")
     if frame_library(pairs) is not frame_library(proposer_prefs):
         raise TypeError("pairs must come from the same frame library as the preferences")
+    require_unique_columns(pairs, (proposer, acceptor), "pairs")
     matched = pairs[[proposer, acceptor]]
     null_p = matched[proposer].isna()
     if int(null_p.sum()):
@@ -230,8 +233,10 @@ def blocking_pairs(proposer_prefs: Any, acceptor_prefs: Any, pairs: Any,
     # preferences' id dtypes back, where every id survives the cast unchanged
     for col in (proposer, acceptor):
         if col in proposer_prefs.columns and len(proposer_prefs):
-            matched = matched.assign(**{col: _as_dtype_if_exact(
-                matched[col], proposer_prefs[col].dtype)})
+            dtype = proposer_prefs[col].dtype
+            # categorical ids are renumbered by their values: cast to those
+            dtype = getattr(getattr(dtype, "categories", None), "dtype", dtype)
+            matched = matched.assign(**{col: _as_dtype_if_exact(matched[col], dtype)})
     prep = prepare_preferences(proposer_prefs, acceptor_prefs, proposer, acceptor, rank, backend,
                                extra_proposers=matched[proposer], extra_acceptors=matched[acceptor])
     xp = prep.backend.xp

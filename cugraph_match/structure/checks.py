@@ -121,6 +121,22 @@ def numpy_seed(seed: int) -> int:
 # --------------------------------------------------------------------------
 
 
+def require_column_names(**names) -> None:
+    """Each keyword's value must be usable as a column label (hashable: a
+    list or a frame would fail deep inside pandas with "unhashable type")."""
+    for name, value in names.items():
+        try:
+            hash(value)
+        except TypeError:
+            raise TypeError(f"{name} must be a column name (a str, say), got "
+                            f"{type(value).__name__} {_shown_value(value)}") from None
+
+
+def _shown_value(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def require_unique_columns(frame, columns, what: str) -> None:
     """Each of ``columns`` the frame has must appear in it once: with a repeated
     name ``frame[col]`` is a frame, not a column, and nothing after this

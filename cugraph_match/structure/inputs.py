@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .checks import check_flag, require_unique_columns
+from .checks import check_flag, require_column_names, require_unique_columns
 
 DEFAULT_WEIGHT = "weight"
 
@@ -55,6 +55,7 @@ def from_dataframe(obj, source, destination, weight) -> EdgeInput | None:
     lib = frame_library(obj)
     if lib is None or not hasattr(obj, "columns"):
         return None
+    require_column_names(source=source, destination=destination, weight=weight)
     require_unique_columns(obj, [c for c in (source, destination, weight) if c is not None],
                            "the edge list")
     if weight is not None and weight in (source, destination):  # (it weighed edges by an id)

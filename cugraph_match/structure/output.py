@@ -31,6 +31,8 @@ def nullable(series, frame_lib):
         return series.astype(str(series.dtype).capitalize().replace("Uint", "UInt"))
     if kind == "f":
         return series.astype(str(series.dtype).capitalize())
+    if kind == "b":
+        return series.astype("boolean")
     return series
 
 

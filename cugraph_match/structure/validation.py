@@ -61,6 +61,10 @@ BAD_ROW_MESSAGES = {
     "null_id": (ValueError, "column {col!r} has {count} null vertex id(s); first is {row}"),
     "non_numeric": (TypeError, "weight column {col!r} has {count} non-numeric value(s); "
                                "first is {row}"),
+    "inexact": (TypeError, "weight column {col!r} has {count} longdouble value(s) that float64, "
+                           "the dtype the kernels compute in, cannot hold exactly (rounded, "
+                           "overflowing to inf or underflowing to 0); first is {row}; cast the "
+                           "column to float64 to accept the rounding"),
     "nan": (ValueError, "weight column {col!r} has {count} null/NaN value(s); first is {row}"),
     "infinite": (ValueError, "weight column {col!r} has {count} infinite value(s); "
                              "first is {row}"),
@@ -68,6 +72,9 @@ BAD_ROW_MESSAGES = {
                                  "(weights must be positive); first is {row}"),
 }
 EMPTY_MESSAGE = "the edge list is empty: there is no vertex to match"
+#: The weight checks in the order :func:`edge_problems` makes them (the
+#: distributed paths raise the first one with bad rows in any partition).
+WEIGHT_CHECKS = ("non_numeric", "dtype", "inexact", "nan", "infinite", "non_positive")
 
 
 def bad_rows_error(kind: str, col: str, count: int, row: str) -> Exception:
@@ -167,8 +174,27 @@ def native_values(values: np.ndarray) -> np.ndarray:
     return values if dtype == target else values.astype(target)
 
 
+def inexact_in_float64(values: np.ndarray) -> np.ndarray | None:
+    """Mask of the values of a float array wider than 64 bits (longdouble)
+    that float64 does not hold exactly, or None for any other array (every
+    float16/float32 value and every integer kept as an integer is exact).
+    NaN is left to the NaN check."""
+    if values.dtype.kind != "f" or values.dtype.itemsize <= 8:
+        return None
+    with np.errstate(over="ignore", under="ignore"):
+        rounded = values.astype(np.float64)
+    return (rounded != values) & ~np.isnan(values)
+
+
 def _numpy_weight_problems(edges: EdgeInput, col: str, values: np.ndarray):
     """One pass over a NumPy weight column (see the module notes)."""
+    inexact = inexact_in_float64(values)
+    if inexact is not None and inexact.any():
+        # before the cast below: 1e4000 would be reported as infinite and
+        # 1e-4000 as zero, and 1 + 2**-60 would tie with 1
+        yield "inexact", col, int(inexact.sum()), _describe_position(edges,
+                                                                     int(np.argmax(inexact)))
+        return
     values = native_values(values)
     if values.dtype.kind == "f":
         nan, first_nan, inf, first_inf, nonpos, first_nonpos = host.scan_float_weights(values)
@@ -217,6 +243,10 @@ def object_weight_dtype(w, where, col: str, positive: bool = True) -> np.dtype:
                             f"integer type holds (int64 ends at 2**63 - 1, uint64 begins at "
                             f"0); first is {where(negative)}")
         return np.dtype(np.uint64)
+    wide = w.map(lambda x: isinstance(x, np.floating) and x.dtype.itemsize > 8
+                 and not np.isnan(x) and np.float64(x) != x).astype(bool)
+    if bool(wide.any()):  # longdouble scalars, as a longdouble column is checked
+        raise bad_rows_error("inexact", col, int(wide.sum()), where(wide))
     inexact = integral & ~w.map(lambda x: isinstance(x, numbers.Integral)
                                 and -2**53 <= x <= 2**53).astype(bool)
     if bool(inexact.any()):
