@@ -539,3 +539,27 @@ def test_a_small_graph_is_one_machines_louvain_refinement_included(client, thres
     pd.testing.assert_frame_equal(got, one_parts.sort_values("vertex").reset_index(drop=True),
                                   check_dtype=False)
     assert q == pytest.approx(one_q, rel=1e-12)
+
+
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+def test_a_resolution_near_float64_max(client, algorithm, monkeypatch):
+    """The whole graph on one worker (small) is one machine's call, which
+    rescales the weights for such a resolution: the singletons and their Q
+    (it was -inf: the Q of the workers' sums formed resolution * sum of
+    squared totals).  Split across the workers the levels refuse it, naming
+    the largest resolution that works."""
+    import networkx as nx
+
+    edges = nx.to_pandas_edgelist(nx.karate_club_graph(), source="src", target="dst")
+    run = getattr(cm, algorithm)
+    parts, q = run(dd.from_pandas(edges, npartitions=2), resolution=1e307)
+    parts = parts.compute()
+    assert parts["community"].nunique() == len(parts)
+    assert q == pytest.approx(cm.modularity(edges, parts, resolution=1e307), rel=1e-12)
+    monkeypatch.setattr(dask_louvain, "FINISH_EDGES", 0)
+    monkeypatch.setattr(dask_louvain, "FINISH_SHARE", 0.0)
+    with pytest.raises(ValueError, match=r"resolution 1e\+307 is too large for the distributed "
+                                         r"levels.*use a resolution below"):
+        run(dd.from_pandas(edges, npartitions=2), resolution=1e307)
+    parts, q = run(dd.from_pandas(edges, npartitions=2), resolution=1e300)  # under the bound
+    assert q == pytest.approx(cm.modularity(edges, parts.compute(), resolution=1e300), rel=1e-9)

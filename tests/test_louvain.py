@@ -333,3 +333,34 @@ def test_string_community_labels():
     parts = pd.DataFrame({"vertex": [0, 1, 2, 3], "community": ["a", "a", "b", "b"]})
     numeric = parts.assign(community=[0, 0, 1, 1])
     assert cm.modularity(EDGES, parts) == cm.modularity(EDGES, numeric)
+
+
+@pytest.mark.parametrize("algorithm", ["louvain", "leiden"])
+@pytest.mark.parametrize("resolution", [1e306, 1e307, 4e307])
+def test_a_resolution_near_float64_max_gives_the_singletons(algorithm, resolution):
+    """resolution * k_v * a_c overflowed near 1e307 on the karate club: the
+    move phase compared inf with finite gains and merged every vertex into
+    one community (Q = 1 - resolution = -1e307, against the singletons'
+    -5.1e305; Leiden stopped at 32 communities).  At such a resolution every
+    merge loses, so the singletons are the answer, with their exact Q."""
+    karate = nx.to_pandas_edgelist(nx.karate_club_graph(), source="src", target="dst")
+    parts, q = getattr(cm, algorithm)(karate, resolution=resolution, backend="cpu")
+    assert parts["community"].nunique() == len(parts)
+    singletons = parts.assign(community=np.arange(len(parts)))
+    assert q == pytest.approx(cm.modularity(karate, singletons, resolution=resolution),
+                              rel=1e-12)
+    assert q > -resolution / 10
+
+
+def test_a_resolution_overflowing_at_any_scale_is_refused():
+    karate = cm.datasets.load("karate")
+    for f in (cm.louvain, cm.leiden):
+        with pytest.raises(ValueError, match=r"resolution 1e\+308 is too large.*above 4\.494e\+307"):
+            f(karate, resolution=1e308, backend="cpu")
+    # a rescaling that would push the smallest weight out of float64's normal range
+    spread = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3],
+                           "weight": [1e-300, 1e77, 1.0]})
+    with pytest.raises(ValueError, match="too large for this graph's weights.*use a resolution "
+                                         "below"):
+        cm.louvain(spread, resolution=1e200, backend="cpu")
+    cm.louvain(spread, resolution=1e150, backend="cpu")  # under the bound it names

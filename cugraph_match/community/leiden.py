@@ -144,7 +144,7 @@ def leiden(graph: Any, source: str = "src", destination: str = "dst",
     given = prepared.weighted_graph()
     if given.n == 0 or (given.w.shape[0] == 0 and not bool((given.loop > 0).any())):
         raise ValueError("leiden needs at least one edge: the graph has no edge weight")
-    g = sum_safe(given, prepared.backend.xp)
+    g = sum_safe(given, prepared.backend.xp, resolution)
     community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
                                    float(theta),
                                    rows=rows_of_graph(prepared) if g is given else None)
@@ -176,7 +176,7 @@ def leiden_of_edge_frame(frame, resolution: float, threshold: float, max_level: 
     levels, on one worker; on its GPU when the passes ran on the workers'
     GPUs); ``counts["levels"]``: the levels it ran (:func:`leiden_levels`)."""
     prepared = as_graph(frame, "src", "dst", "weight", backend)
-    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
+    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp, resolution)
     community = leiden_communities(g, resolution, threshold, max_level, prepared.backend, seed,
                                    theta, counts=counts)
     return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))

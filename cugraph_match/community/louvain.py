@@ -129,7 +129,7 @@ def louvain(graph: Any, source: str = "src", destination: str = "dst",
         raise ValueError("louvain needs at least one edge: the graph has no edge weight")
     # weights near 1e308 (or 1e-308) are rescaled exactly; the partition and Q
     # do not depend on the scale
-    g = sum_safe(given, prepared.backend.xp)
+    g = sum_safe(given, prepared.backend.xp, resolution)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
                                     seed, refine=bool(refine),
                                     rows=rows_of_graph(prepared) if g is given else None)
@@ -145,7 +145,7 @@ def louvain_of_edge_frame(frame, resolution: float, threshold: float, max_level:
     on its GPU when the passes ran on the workers' GPUs; with the refinement
     when the whole graph is small enough to run there)."""
     prepared = as_graph(frame, "src", "dst", "weight", backend)
-    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp)
+    g = sum_safe(prepared.weighted_graph(), prepared.backend.xp, resolution)
     community = louvain_communities(g, resolution, threshold, max_level, prepared.backend,
                                     seed, refine=refine)
     return pd.Series(to_backend(community, np), index=to_backend(prepared.labels, np))

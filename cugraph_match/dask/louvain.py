@@ -97,6 +97,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -207,8 +208,8 @@ def _merge(reports: list[dict]) -> dict:
 def _q(sums: list[dict], total: np.ndarray, resolution: float) -> float:
     """Q from the workers' edge sums and the level's community totals."""
     m = sum(s["total"] for s in sums)
-    return sum(s["inside"] for s in sums) / m - \
-        resolution * float(np.dot(total, total)) / (2.0 * m) ** 2
+    share = total / (2.0 * m)  # shares first: resolution * sum(total**2) overflowed
+    return sum(s["inside"] for s in sums) / m - resolution * float(np.dot(share, share))
 
 
 def _salt(*words: int) -> int:
@@ -598,6 +599,15 @@ def louvain_dask(graph: Any, source: str, destination: str, weight, resolution: 
                     finish = functools.partial(finish, refine=True)
                 levels += finish_on_one_worker(*_coarse_graph(g0))
             else:
+                if not math.isfinite(resolution * two_m * two_m):
+                    # one machine rescales the weights for such a resolution
+                    # (``edges.resolution_safe``); the workers' levels, whose
+                    # state is built at the graph's scale, refuse it
+                    raise ValueError(
+                        f"resolution {resolution!r} is too large for the distributed levels: "
+                        f"the moves' resolution x (degree products) overflows float64 on "
+                        f"this graph; use a resolution below "
+                        f"{float(np.finfo(np.float64).max) / two_m**2:.4g}")
                 while True:
                     # the coarse threshold on a large level from singletons; Leiden's
                     # later levels start from the communities, where a pass gains

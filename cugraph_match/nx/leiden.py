@@ -54,7 +54,7 @@ def leiden_levels(graph: NxGraph, weight, resolution: float, seed: int,
     prepared = graph.cached(("weighted", weight, backend.name),
                             lambda: _weighted_graph(graph, weight, backend))
     given = prepared.weighted_graph()
-    g = sum_safe(given, backend.xp)
+    g = sum_safe(given, backend.xp, resolution)
     rows = rows_of_graph(prepared) if g is given else None
     for community, _, final in levels(g, resolution, THRESHOLD, MAX_LEVELS, backend, seed,
                                       rows=rows, connected_levels=True):

@@ -212,9 +212,46 @@ def sum_safe_exponent(largest: float) -> int:
     return 0 if -SUM_SAFE_EXPONENT <= exponent <= SUM_SAFE_EXPONENT else exponent
 
 
-def sum_safe(graph: WeightedGraph, xp) -> WeightedGraph:
+def sum_safe(graph: WeightedGraph, xp, resolution: float | None = None) -> WeightedGraph:
     """``graph`` itself, or its weights rescaled by a power of two so that sums
-    and products of degrees neither overflow nor underflow (see above)."""
+    and products of degrees neither overflow nor underflow (see above); with
+    a ``resolution``, also so that the move phases' ``resolution * k_v * a_c``
+    stays finite (:func:`resolution_safe`)."""
+    graph = _sum_safe(graph, xp)
+    return graph if resolution is None else resolution_safe(graph, resolution, xp)
+
+
+def resolution_safe(graph: WeightedGraph, resolution: float, xp) -> WeightedGraph:
+    """The move phases weigh a move by ``resolution * k_v * a_c / 2m``, whose
+    product is at most ``resolution * (2m)**2``.  When that overflows (a
+    resolution near 1e307 overflowed on the karate club: the phases then
+    compared inf with finite gains and merged everything into one community,
+    Q = 1 - resolution, far below the singletons' Q), the weights are
+    rescaled by a power of two bringing 2m into [1, 2), which changes
+    neither the partition nor Q.  A resolution for which even that
+    overflows, or whose rescaling would push a weight below float64's
+    normal range, is refused, naming the bound."""
+    two_m = 2.0 * (float(graph.w.sum()) + float(graph.loop.sum()))
+    if two_m == 0.0 or not math.isfinite(two_m) or math.isfinite(resolution * two_m * two_m):
+        return graph
+    limit = float(np.finfo(np.float64).max) / 4.0
+    if not resolution < limit:
+        raise ValueError(f"resolution {resolution!r} is too large: the move phases weigh moves "
+                         f"by resolution x (degree products), which overflow float64 above "
+                         f"{limit:.4g} whatever the weights' scale")
+    exponent = math.frexp(two_m)[1] - 1  # 2m / 2**exponent lies in [1, 2)
+    w, loop = xp.ldexp(graph.w, -exponent), xp.ldexp(graph.loop, -exponent)
+    tiny = float(np.finfo(np.float64).tiny)
+    for values, original in ((w, graph.w), (loop, graph.loop)):
+        if bool(((values < tiny) & (original > 0)).any()):
+            raise ValueError(f"resolution {resolution!r} is too large for this graph's weights: "
+                             f"resolution x (2m)**2 overflows float64, and the weights scaled "
+                             f"to keep it finite fall below float64's normal range; use a "
+                             f"resolution below {float(np.finfo(np.float64).max) / two_m**2:.4g}")
+    return WeightedGraph(graph.n, graph.lo, graph.hi, w, loop)
+
+
+def _sum_safe(graph: WeightedGraph, xp) -> WeightedGraph:
     largest = 0.0
     if graph.w.shape[0]:
         largest = float(graph.w.max())
