@@ -1077,3 +1077,27 @@ def test_a_list_as_a_column_name_is_refused_naming_the_argument(keyword):
         with pytest.raises(TypeError, match=rf"{keyword} must be a column name \(a str, say\), "
                                             rf"got list \['src'\]"):
             call(frame, **{keyword: ["src"]})
+
+
+def test_weight_none_makes_a_sparse_matrix_unweighted():
+    """weight=None was ignored for SciPy input: the matrix values still
+    weighed the edges (the heavy middle edge matched alone), where every
+    other input, the same matrix as a NetworkX graph included, is unweighted."""
+    dense = np.array([[0, 1, 0, 0], [1, 0, 5, 0], [0, 5, 0, 1], [0, 0, 1, 0]], dtype=float)
+    matrix = sp.csr_matrix(dense)
+    unweighted = cm.suitor_matching(matrix, weight=None, backend="cpu")
+    expected = cm.suitor_matching(nx.from_scipy_sparse_array(matrix), weight=None,
+                                  backend="cpu")
+    pd.testing.assert_frame_equal(unweighted, expected, check_dtype=False)
+    assert unweighted["mate"].tolist()[:2] == [1, 0]
+    assert not cm.Graph(matrix, weight=None, backend="cpu").weighted
+    assert cm.suitor_matching(matrix, backend="cpu")["mate"].tolist()[1] == 2  # weighted still
+
+
+def test_a_numpy_small_int_vertices_per_warp_is_checked_as_its_value():
+    """np.int16(1000) wrapped in the shared-memory product and was accepted."""
+    frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2], "weight": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="vertices_per_warp=1000 needs"):
+        cm.suitor_matching(frame, vertices_per_warp=np.int16(1000), threads_per_block=1024,
+                           backend="cpu")
+    assert len(cm.suitor_matching(frame, vertices_per_warp=np.int8(8), backend="cpu")) == 3

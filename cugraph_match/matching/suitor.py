@@ -112,6 +112,9 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
     # vertices_per_warp 8-byte words in shared memory)
     threads = check_launch(threads_per_block, whole_warps=True,
                            positive={"vertices_per_warp": vertices_per_warp})
+    # a NumPy int8/int16 wrapped in the shared-memory product (1000 passed
+    # as np.int16 was accepted) and in the kernel's warp count
+    vertices_per_warp = int(vertices_per_warp)
     check_warp_shared_memory(threads, "vertices_per_warp", vertices_per_warp, 2 * 8)
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)

@@ -435,6 +435,7 @@ def check_warp_shared_memory(threads: int, name: str, per_warp: int, bytes_each:
     ``per_warp`` items (the launch argument ``name``) of ``bytes_each`` bytes,
     checked against :data:`SHARED_MEMORY_DEFAULT`; the error says the largest
     ``name`` that fits."""
+    threads, per_warp = int(threads), int(per_warp)  # NumPy small ints would wrap
     shared_bytes = threads // WARP * per_warp * bytes_each
     if shared_bytes > SHARED_MEMORY_DEFAULT:
         most = SHARED_MEMORY_DEFAULT // (threads // WARP * bytes_each)

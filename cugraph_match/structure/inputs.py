@@ -180,9 +180,11 @@ def _from_scipy(obj, source, destination, weight) -> EdgeInput | None:
     # sum is taken on a copy; the caller's matrix keeps its duplicates.
     coo = obj.tocoo(copy=True)
     coo.sum_duplicates()
-    frame = pd.DataFrame({"src": coo.row.astype(np.int64), "dst": coo.col.astype(np.int64),
-                          "weight": coo.data})
+    frame = pd.DataFrame({"src": coo.row.astype(np.int64), "dst": coo.col.astype(np.int64)})
     extra = pd.Series(np.arange(obj.shape[0], dtype=np.int64))
+    if weight is None:  # unweighted, as for every other input: each stored entry an edge
+        return EdgeInput(pd, frame, "src", "dst", None, extra)
+    frame["weight"] = coo.data
     return EdgeInput(pd, frame, "src", "dst", "weight", extra)
 
 
