@@ -4,6 +4,8 @@ graphs, rustworkx on the shared real graphs)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -12,9 +14,12 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis_profiles import examples
 from hypothesis import strategies as st
+from numba import njit
 
 import cugraph_match as cm
 from cugraph_match.datasets import read_graph
+from cugraph_match.matching.roma_common import compile_gain_exceeds
+from cugraph_match.matching.roma_cpu import exact_gain_exceeds
 from oracle import SHARED_DATA
 from roma_oracle import (adjacency, best_centred_gain, best_flip_gain, complete_optimum,
                          complete_weight, frame_mates, mates_of, matched_weight, max_weight_nx,
@@ -466,3 +471,103 @@ def test_phases_are_logged_at_info(caplog):
     assert lines[0].startswith(f"roma phase 0: 1,461 vertices, 2,742 edges, flips "
                                f"{info.flips[0]:,}, weight ")
     assert f"weight {info.weight:.6g}," in lines[-1]
+
+
+def _exact_weight(result) -> Fraction:
+    """A matching frame's weight as an exact rational (each edge counted once)."""
+    return sum((Fraction(float(w)) for w in result["weight"].dropna()), Fraction(0)) / 2
+
+
+#: A path 1-2-3-4 closed by 1-4: the matching {1-2, 3-4} weighs 2**54 + 3.5
+#: and {1-4, 2-3} 2**54 + 3.25, and in float64 both sums round alike, so a
+#: rounded gain could not tell them apart.
+WIDE_EDGES = pd.DataFrame({"src": [1, 3, 1, 2], "dst": [2, 4, 4, 3],
+                           "weight": [3.5, 2.0**54, 2.0**54, 3.25]})
+
+
+@pytest.mark.parametrize("start", ["greedy", "empty"])
+def test_float_weights_wider_than_float64_never_lose_weight(start):
+    """Before 2026-11-28 the rounded gain of the swap to the lighter matching
+    looked positive: from the empty start the phases swapped back and forth
+    (3 flips, then 2 in every phase, never converging), and a run could end
+    on the lighter matching.  Gains are now compared exactly."""
+    result, info = cm.roma_matching(WIDE_EDGES, initial=start, phases=8, seed=0,
+                                    backend="cpu", return_info=True)
+    assert _exact_weight(result) == 2**54 + Fraction(7, 2)
+    assert frame_mates(result.assign(vertex=result["vertex"] - 1,
+                                     mate=result["mate"] - 1), 4).tolist() == [1, 0, 3, 2]
+    assert info.converged and info.phases <= 2
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 3))
+def test_wide_float_weights_converge_without_losing_weight(data, seed):
+    """Weights of very different magnitudes (a few units, or 2**54 and
+    2**55, whose sums with them round): every phase keeps or raises the exact weight, and the run
+    converges well within the phases a finite number of strict gains needs."""
+    n = data.draw(st.integers(4, 6))
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), min_size=3, max_size=8, unique=True))
+    weight = data.draw(st.lists(st.sampled_from([1.25, 3.25, 3.5, 2.0**54, 2.0**55]),
+                                min_size=len(chosen), max_size=len(chosen)))
+    edges = pd.DataFrame({"src": [a for a, _ in chosen], "dst": [b for _, b in chosen],
+                          "weight": weight})
+    previous = None
+    for phases in range(0, 5):
+        result = cm.roma_matching(edges, initial="empty", phases=phases, threshold=0.0,
+                                  seed=seed, backend="cpu")
+        assert cm.is_matching(edges, result)
+        if previous is not None:
+            assert _exact_weight(result) >= previous
+        previous = _exact_weight(result)
+    _, info = cm.roma_matching(edges, initial="empty", phases=200, threshold=0.0, seed=seed,
+                               backend="cpu", return_info=True)
+    assert info.converged
+
+
+def test_wide_float_weight_matrix_never_loses_weight():
+    """The same two matchings as a complete graph (other pairs weigh 0): from
+    the heavier one no flip is made; from the lighter one, the flip to the
+    heavier (rounded, its gain was 0 and it was never made)."""
+    matrix = np.zeros((4, 4))
+    for a, b, w in zip(WIDE_EDGES["src"] - 1, WIDE_EDGES["dst"] - 1, WIDE_EDGES["weight"]):
+        matrix[a, b] = matrix[b, a] = w
+    heavy = pd.DataFrame({"vertex": [0, 1, 2, 3], "mate": [1, 0, 3, 2]})
+    light = pd.DataFrame({"vertex": [0, 1, 2, 3], "mate": [3, 2, 1, 0]})
+    for start in (heavy, light):
+        result, info = cm.roma_matching(matrix, initial=start, threshold=0.0, phases=4,
+                                        backend="cpu", return_info=True)
+        assert frame_mates(result, 4).tolist() == [1, 0, 3, 2]
+        assert _exact_weight(result) == 2**54 + Fraction(7, 2) and info.converged
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(terms=st.lists(st.one_of(st.sampled_from([0.0, 2.0**54, 3.5, 3.25, 5e-324]),
+                                st.floats(0, 2.0**1020, allow_subnormal=True)),
+                      min_size=6, max_size=6))
+def test_exact_gain_comparison_against_fractions(terms):
+    """The exact comparison behind every flip, in plain Python and compiled,
+    against rational arithmetic."""
+    p1, p2, n1, n2, n3, t = terms
+    expected = Fraction(p1) + Fraction(p2) - Fraction(n1) - Fraction(n2) - Fraction(n3) \
+        > Fraction(t)
+    assert compile_gain_exceeds(lambda f: f)(*terms) == expected
+    assert _compiled_gain_exceeds(*terms) == expected
+
+
+@njit
+def _compiled_gain_exceeds(p1, p2, n1, n2, n3, t):
+    return exact_gain_exceeds(p1, p2, n1, n2, n3, t)
+
+
+def test_tiny_weights_kept_when_huge_ones_scale_the_phases():
+    """Beside a weight of 1.7e308 the phases run on weights divided by a
+    power of two, and 5e-324 became 0 in the result (before 2026-11-28):
+    the result's weights are now read from the edges."""
+    edges = pd.DataFrame({"src": [0, 2], "dst": [1, 3], "weight": [1.7e308, 5e-324]})
+    result, info = cm.roma_matching(edges, backend="cpu", return_info=True)
+    assert result["weight"].tolist() == [1.7e308, 1.7e308, 5e-324, 5e-324]
+    path = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [5e-324, 1.7e308, 5e-324]})
+    for start in ("greedy", "empty"):
+        result = cm.roma_matching(path, initial=start, threshold=0.0, backend="cpu")
+        assert _exact_weight(result) == Fraction(1.7e308)

@@ -137,3 +137,27 @@ def test_sparse_phase_gives_up_on_held_locks():
     matched = np.flatnonzero(mate >= 0)
     assert (mate[mate[matched]] == matched).all()
     assert g.backend.xp is HOST_AS_DEVICE
+
+
+def test_kernels_compare_gains_exactly():
+    """Weights 3.5, 3.25 and 2**54 on a 4-cycle, whose two matchings weigh
+    the same after float64 rounding (test_roma's WIDE_EDGES): under the
+    locks each kernel compares the gain exactly, so the phases end on the
+    heavier matching and stop there (before 2026-11-28 the rounded gains
+    swapped the two back and forth)."""
+    from fractions import Fraction
+
+    edges = pd.DataFrame({"src": [0, 2, 0, 1], "dst": [1, 3, 3, 2],
+                          "weight": [3.5, 2.0**54, 2.0**54, 3.25]})
+    matrix = np.zeros((4, 4))
+    for a, b, w in zip(edges["src"], edges["dst"], edges["weight"]):
+        matrix[a, b] = matrix[b, a] = w
+    light = pd.DataFrame({"vertex": [0, 1, 2, 3], "mate": [3, 2, 1, 0]})
+    runs = [cm.roma_matching(edges, initial=start, threshold=0.0, phases=8, backend="gpu",
+                             return_info=True) for start in ("empty", light)]
+    runs += [cm.roma_matching(matrix, initial=light, threshold=0.0, phases=8, backend="gpu",
+                              return_info=True)]
+    for result, info in runs:
+        assert frame_mates(result, 4).tolist() == [1, 0, 3, 2]
+        weight = sum(Fraction(float(w)) for w in result["weight"]) / 2
+        assert weight == 2**54 + Fraction(7, 2) and info.converged

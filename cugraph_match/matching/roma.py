@@ -93,7 +93,11 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
         At most this many phases (8 by default, as the thesis; 0 returns the start).
     threshold : float
         Only changes gaining more than this are made (1e-5, the thesis' value;
-        ≥ 0).  It stops long tails of negligible flips.
+        ≥ 0).  It stops long tails of negligible flips.  Candidates are
+        ranked by their float64 gain, but a change is made only when its
+        exact gain (no rounding) exceeds the threshold, so the weight never
+        decreases even where float weights differ by more than 2**53 in
+        magnitude and their sums round.
     seed : int
         Seed of the CPU's random vertex orders: the same seed gives the same
         matching (any int; a negative one is taken modulo 2**64, as

@@ -28,6 +28,65 @@ EXACT_INTEGER_LIMIT = 2**51
 LARGEST_SAFE_WEIGHT = 2.0**1021
 
 
+def two_sum(a, b):
+    """(s, e) with s = fl(a + b) and a + b = s + e exactly (Knuth's TwoSum:
+    additions only, so no fused multiply-add can change it)."""
+    s = a + b
+    b_part = s - a
+    return s, (a - (s - b_part)) + (b - b_part)
+
+
+def compile_gain_exceeds(jit):
+    """``gain_exceeds(p1, p2, n1, n2, n3, t)`` compiled by ``jit``
+    (``numba.njit``, ``numba.cuda.jit(device=True)``, or the identity for
+    plain Python), with :func:`two_sum` compiled beside it."""
+    add = jit(two_sum)
+
+    def gain_exceeds(p1, p2, n1, n2, n3, t):
+        """Whether ``p1 + p2 - n1 - n2 - n3 > t`` holds exactly, not after rounding.
+
+        A change is made only when this holds for its gain, so the matching's
+        weight never decreases: with float weights whose magnitudes differ by
+        more than 2**53 a rounded gain could be positive for a lighter matching
+        (2**54 + 3.5 - 2**54 - 3.25 rounds to 0 or 4), and the phases swapped
+        back and forth.  The sum is kept as a nonoverlapping expansion grown one
+        term at a time (Shewchuk's Grow-Expansion); its sign is its largest
+        nonzero component's.  The partial sums stay finite while every term
+        is below 2**1021 (the phases' scaled weights).
+        """
+        e1, e0 = add(p1, p2)
+        x, e0 = add(-n1, e0)
+        x, e1 = add(x, e1)
+        e2 = x
+        x, e0 = add(-n2, e0)
+        x, e1 = add(x, e1)
+        x, e2 = add(x, e2)
+        e3 = x
+        x, e0 = add(-n3, e0)
+        x, e1 = add(x, e1)
+        x, e2 = add(x, e2)
+        x, e3 = add(x, e3)
+        e4 = x
+        x, e0 = add(-t, e0)
+        x, e1 = add(x, e1)
+        x, e2 = add(x, e2)
+        x, e3 = add(x, e3)
+        x, e4 = add(x, e4)
+        if x != 0.0:
+            return x > 0.0
+        if e4 != 0.0:
+            return e4 > 0.0
+        if e3 != 0.0:
+            return e3 > 0.0
+        if e2 != 0.0:
+            return e2 > 0.0
+        if e1 != 0.0:
+            return e1 > 0.0
+        return e0 > 0.0
+
+    return jit(gain_exceeds)
+
+
 @dataclass
 class RomaInfo:
     """What a :func:`roma_matching` run did (``return_info=True``).

@@ -26,7 +26,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .roma_common import compile_gain_exceeds
+
 NO_VERTEX = -1
+exact_gain_exceeds = compile_gain_exceeds(njit(inline="always"))
 
 
 # -- complete graphs ----------------------------------------------------------
@@ -96,7 +99,11 @@ def dense_phase(matrix, points, n, mate, mw, order, threshold):
     for i in range(order.shape[0]):
         u = order[i]
         z, gain = dense_best_flip(matrix, points, n, mate, mw, u)
-        if z >= 0 and gain > threshold:
+        # ranked by the rounded gain, made only when the exact one exceeds the threshold
+        if z >= 0 and gain > threshold and exact_gain_exceeds(
+                pair_weight(matrix, points, n, u, z),
+                pair_weight(matrix, points, n, mate[u], mate[z]), mw[u], mw[z], 0.0,
+                threshold):
             dense_flip(matrix, points, n, mate, mw, u, z)
             flips += 1
     return flips
@@ -405,6 +412,16 @@ def apply_augmentation(v, a, b, w_va, w_ub, mate, mw):
         mw[b] = w_ub
 
 
+@njit(inline="always")
+def _exceeds_exactly(v, a, b, w_va, w_ub, mate, mw, threshold):
+    """The candidate's gain recomputed exactly from what it adds (v-a, u-b)
+    and removes (v's edge, a's and b's; one edge when a and b are mates)."""
+    removed_a = mw[a] if a >= 0 else 0.0
+    removed_b = mw[b] if b >= 0 and mate[b] != a else 0.0
+    return exact_gain_exceeds(w_va if a >= 0 else 0.0, w_ub if b >= 0 else 0.0, mw[v],
+                              removed_a, removed_b, threshold)
+
+
 @njit(cache=True, nogil=True)
 def sparse_phase(offsets, indices, weights, mate, mw, order, threshold, stamp, w_at_u, epoch):
     """One sequential ROMA phase over ``order``.  Returns (augmentations, epoch)."""
@@ -414,7 +431,7 @@ def sparse_phase(offsets, indices, weights, mate, mw, order, threshold, stamp, w
         epoch += 1
         gain, a, b, w_va, w_ub = best_augmentation(v, offsets, indices, weights, mate, mw,
                                                    stamp, w_at_u, epoch)
-        if gain > threshold:
+        if gain > threshold and _exceeds_exactly(v, a, b, w_va, w_ub, mate, mw, threshold):
             apply_augmentation(v, a, b, w_va, w_ub, mate, mw)
             flips += 1
     return flips, epoch

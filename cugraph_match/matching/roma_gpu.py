@@ -19,8 +19,8 @@ augmentation) in ascending order by one compare-and-swap each; any failure
 releases what was taken and gives up for the phase (no spinning, so no
 deadlock).  Under the locks a fence, then the mates are read again with
 atomics and must be what the scan saw, the gain is recomputed from the
-static weights and the verified state, and only a gain above the threshold
-is written; then a fence and the release.  So ``mate[x]`` is only written
+static weights and the verified state, exactly (no rounding), and only a
+gain above the threshold is written; then a fence and the release.  So ``mate[x]`` is only written
 while ``locks[x]`` is held, every written state is a matching, and every
 applied change raises the weight.  Stale values read during the scan cost
 quality, never validity.
@@ -42,12 +42,14 @@ import numpy as np
 from numba import cuda, float64, int64
 
 from ..structure.device import FULL_MASK, WARP, WIDE_BLOCK, launch
+from .roma_common import compile_gain_exceeds
 
 FLIPS, ATTEMPTS = 0, 1  # slots of the counters array
 MAX_THREADS = 1024
 UNLOCKED = -1
 NONE = -1
 NEG_INF = -math.inf
+exact_gain_exceeds = compile_gain_exceeds(cuda.jit(device=True, inline=True))
 
 
 @cuda.jit(device=True, inline=True)
@@ -122,9 +124,8 @@ def try_flip(matrix, points, n, mate, mw, locks, threshold, u, mu, z, counters):
             and read_mate(mate, z) == p and read_mate(mate, p) == z):
         w_uz = pair_weight(matrix, points, n, u, z)
         w_mp = pair_weight(matrix, points, n, mu, p)
-        gain = w_uz + w_mp - pair_weight(matrix, points, n, u, mu) \
-            - pair_weight(matrix, points, n, z, p)
-        if gain > threshold:
+        if exact_gain_exceeds(w_uz, w_mp, pair_weight(matrix, points, n, u, mu),
+                              pair_weight(matrix, points, n, z, p), 0.0, threshold):
             mate[u] = z
             mate[z] = u
             mate[mu] = p
@@ -404,13 +405,12 @@ def try_augment(mate, mw, locks, threshold, v, u, a, b, w_va, w_ub, counters):
     if same and b >= 0:
         same = read_mate(mate, b) == old_b and (old_b < 0 or read_mate(mate, old_b) == b)
     if same:
-        removed = cuda.atomic.add(mw, v, 0.0)  # w(v, u); 0 when v is unmatched
-        if a >= 0:
-            removed += cuda.atomic.add(mw, a, 0.0)
-        if b >= 0 and not cycle:
-            removed += cuda.atomic.add(mw, b, 0.0)
-        added = (w_va if a >= 0 else 0.0) + (w_ub if b >= 0 else 0.0)
-        if added - removed > threshold:
+        removed_v = cuda.atomic.add(mw, v, 0.0)  # w(v, u); 0 when v is unmatched
+        removed_a = cuda.atomic.add(mw, a, 0.0) if a >= 0 else 0.0
+        removed_b = cuda.atomic.add(mw, b, 0.0) if b >= 0 and not cycle else 0.0
+        # exactly, not rounded: a rounded gain could favour a lighter matching
+        if exact_gain_exceeds(w_va if a >= 0 else 0.0, w_ub if b >= 0 else 0.0, removed_v,
+                              removed_a, removed_b, threshold):
             for k in range(count):
                 mate[ids[k]] = NONE
                 mw[ids[k]] = 0.0

@@ -26,6 +26,8 @@ from .roma_common import LARGEST_SAFE_WEIGHT, RomaInfo, launch_threads, phase_or
 SPARSE_STARTS = ("greedy", "suitor", "empty")
 #: Threads per block by default: four warps (a warp per centre).
 SPARSE_THREADS = 128
+#: The smallest positive float64 (2**-1074).
+SMALLEST_SUBNORMAL = math.ldexp(1.0, -1074)
 
 
 def check_integer_edge_weights(graph, weight, source: str, destination: str,
@@ -109,10 +111,20 @@ def _sparse_start(g: Graph, initial):
         raise ValueError(f"initial is not a matching of the graph: "
                          f"{int((~found).sum()) // 2} matched pair(s) are not edges; first is "
                          f"({plain(x)!r}, {plain(y)!r})")
-    mw = xp.zeros(n, dtype=np.float64)
-    w = g.edges.w
-    mw[v] = w[at].astype(np.float64) if w is not None else 1.0
-    return mate, mw
+    return mate, _edge_weights_at(g, v, at)
+
+
+def _edge_weights_at(g: Graph, v, at):
+    """``mw``: ``mw[v] = `` the weight of edge ``at`` in float64, 0 elsewhere."""
+    mw = g.backend.xp.zeros(g.num_vertices, dtype=np.float64)
+    mw[v] = g.edges.w[at].astype(np.float64) if g.edges.w is not None else 1.0
+    return mw
+
+
+def _matched_weights(g: Graph, mate):
+    """``mw[v] = w(v, mate[v])`` in float64 (0 when unmatched), read from the graph's edges."""
+    v = g.backend.xp.flatnonzero(mate >= 0)
+    return _edge_weights_at(g, v, find_edges(g.edges, v, mate[v], g.backend.xp)[1])
 
 
 def _graph_initial(g: Graph, frame):
@@ -156,7 +168,11 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
             if largest >= LARGEST_SAFE_WEIGHT else 0
         if scale:
             weights, mw = xp.ldexp(weights, -scale), xp.ldexp(mw, -scale)
-            threshold = math.ldexp(float(threshold), -scale)
+            # a tiny weight may lose bits when scaled (5e-324 becomes 0): a
+            # gain computed on the scaled weights is then off by at most 2.5
+            # units of 2**-1074, so a change must gain 3 more of them to
+            # raise the caller's weight
+            threshold = math.ldexp(float(threshold), -scale) + 3 * SMALLEST_SUBNORMAL
         if gpu:
             from .roma_gpu import sparse_phase_gpu
 
@@ -179,7 +195,7 @@ def roma_sparse(g: Graph, initial, phases, threshold, seed, threads_per_block,
             orders = phase_orders(seed, n)
         run_phases(run, orders, phases, info, n, g.num_edges, mw, scale)
         if scale:
-            mw = xp.ldexp(mw, scale)
+            mw = _matched_weights(g, mate)  # the caller's weights, tiny ones unrounded
     elif phases:
         info.flips, info.attempts, info.phase_seconds, info.converged = [0], [0], [0.0], True
     info.weight = half_of_doubled_sum(mw)
