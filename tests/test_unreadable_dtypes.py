@@ -132,3 +132,48 @@ def test_longdouble_weights_float64_holds_are_read_as_before():
     nan.loc[2, "weight"] = np.longdouble("nan")
     with pytest.raises(ValueError, match=r"1 null/NaN value\(s\); first is row 2"):
         cm.suitor_matching(nan, backend="cpu")
+
+
+@pytest.mark.skipif(not LONGDOUBLE_IS_WIDER, reason="longdouble is float64 on this platform")
+def test_networkx_weights_float64_cannot_hold_are_refused():
+    """A NetworkX graph's weights beside floats were cast to float64 without a
+    check (before 2026-11-28): a longdouble 1 + 2**-60 tied with 1 and an
+    integer 2**53 + 1 beside 1.5 became 2**53.  Now the same refusals as a
+    DataFrame's, naming the edge; exact values are read as before."""
+    import networkx as nx
+
+    for wide, message in ((np.longdouble(1) + np.longdouble(2) ** -60,
+                           r"1 longdouble value\(s\) that float64"),
+                          (2**53 + 1, r"mixes floats with 1 integer weight\(s\) beyond 2\*\*53")):
+        graph = nx.Graph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": wide})])
+        two_sided = nx.Graph([("a", "x", {"weight": 1.5}), ("b", "y", {"weight": wide})])
+        nx.set_node_attributes(two_sided, {"a": 0, "b": 0, "x": 1, "y": 1}, "bipartite")
+        with pytest.raises(TypeError, match=message + r".*first is row 1 \(src=1, dst=2"):
+            cm.suitor_matching(graph, backend="cpu")
+        with pytest.raises(TypeError, match=message):
+            cm.suitor_matching(two_sided, bipartite=True, backend="cpu")
+    exact = nx.Graph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": np.longdouble(3)}),
+                      (2, 3, {"weight": 2**53})])
+    result = cm.suitor_matching(exact, backend="cpu")
+    assert result["weight"].tolist() == [1.5, 1.5, 2.0**53, 2.0**53]
+
+
+@pytest.mark.skipif(not LONGDOUBLE_IS_WIDER, reason="longdouble is float64 on this platform")
+def test_roma_longdouble_matrix_and_points_float64_cannot_hold_are_refused():
+    """ROMA cast longdouble weight matrices and points to float64 unchecked
+    (before 2026-11-28); now the first value float64 would round is named.
+    The diagonal of a matrix is never read, so it is not checked."""
+    wide = np.longdouble(1) + np.longdouble(2) ** -60
+    matrix = MATRIX.astype(np.longdouble)
+    matrix[0, 0] = wide
+    pd.testing.assert_frame_equal(cm.roma_matching(matrix, backend="cpu"),
+                                  cm.roma_matching(MATRIX, backend="cpu"))
+    matrix[1, 2] = matrix[2, 1] = wide
+    with pytest.raises(TypeError, match=r"weight matrix has 2 longdouble value\(s\).*first is "
+                                        r"W\[1, 2\]"):
+        cm.roma_matching(matrix, backend="cpu")
+    points = POINTS.astype(np.longdouble)
+    points[3, 1] = np.longdouble("1e-4000")
+    with pytest.raises(TypeError, match=r"points has 1 longdouble value\(s\).*first is "
+                                        r"points\[3, 1\]"):
+        cm.roma_matching(points=points, backend="cpu")

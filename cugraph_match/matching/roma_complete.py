@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..structure.backend import Backend, resolve_backend, to_backend
 from ..structure.checks import plain, require_unique_ids
+from ..structure.validation import inexact_in_float64
 from ..structure.output import matching_frame
 from . import roma_cpu as cpu
 from .properties import half_of_doubled_sum
@@ -156,11 +157,32 @@ def _numeric_array(array, what: str, xp, check_integers=None):
     target = dtype if dtype in (np.float32, np.float64) else \
         (np.dtype(np.float32) if dtype == np.float16 else np.dtype(np.float64))
     if dtype.itemsize > 8 and isinstance(array, np.ndarray):
+        _refuse_rounded_longdouble(array, what)
         array = array.astype(target)  # longdouble: no CuPy array holds it, cast before the move
     values = to_backend(array, xp)
     if dtype.kind in "iu" and check_integers is not None:
         check_integers(values, xp)
     return xp.ascontiguousarray(values.astype(target, copy=False))
+
+
+def _refuse_rounded_longdouble(array: np.ndarray, what: str) -> None:
+    """A longdouble weight matrix or points: a TypeError naming the count and
+    the first value float64 would round (a weight matrix's diagonal is never
+    read, so not checked), before the cast that would round it."""
+    inexact = inexact_in_float64(array)
+    if inexact is None:
+        return
+    matrix = what == "weight matrix"
+    if matrix and inexact.ndim == 2 and inexact.shape[0] == inexact.shape[1]:
+        np.fill_diagonal(inexact, False)
+    if inexact.any():
+        at = tuple(int(i) for i in np.argwhere(inexact)[0])
+        name = "W" if matrix else "points"
+        raise TypeError(f"{what} has {int(inexact.sum())} longdouble value(s) that float64, the "
+                        f"dtype the kernels compute in, cannot hold exactly (rounded, "
+                        f"overflowing to inf or underflowing to 0); first is "
+                        f"{name}{list(at)} = {plain(array[at])!r}; cast it to float64 to accept "
+                        f"the rounding")
 
 
 def _check_matrix(matrix, xp) -> None:

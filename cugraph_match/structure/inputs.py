@@ -161,9 +161,21 @@ def _nx_dtype(values, numeric=False):
             return "int64"
         return object
     if numeric and values and all(isinstance(x, (int, float, np.integer, np.floating))
-                                  and not isinstance(x, bool) for x in values):
+                                  and not isinstance(x, bool) for x in values) \
+            and not any(_float64_may_round(x) for x in values):
         return "float64"
+    # anything else, longdouble weights and integers past 2**53 beside floats
+    # among them, is left as objects to the validation, which reads them
+    # exactly or names the first one float64 would round
     return object
+
+
+def _float64_may_round(x) -> bool:
+    """An edge attribute float64 may not hold exactly: a float wider than 64
+    bits, or an integer past 2**53 in magnitude (beside floats)."""
+    if isinstance(x, np.floating):
+        return x.dtype.itemsize > 8
+    return isinstance(x, (int, np.integer)) and not -2**53 <= x <= 2**53
 
 
 def _from_scipy(obj, source, destination, weight) -> EdgeInput | None:
