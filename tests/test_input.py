@@ -940,6 +940,35 @@ def test_is_matching_rejects_invalid(bad):
     assert not cm.is_matching(GRAPH, bad, maximal=True)
 
 
+def test_is_matching_compares_weights_exactly():
+    """Weights were compared with a relative tolerance of 1e-6 (before
+    2026-11-28): weights 1,000,000 and 1,000,001 swapped between two matched
+    edges passed.  Now exactly; a float32 column against the edge weight
+    rounded to float32; integers as integers; a non-numeric column named."""
+    graph = pd.DataFrame({"src": [0, 2], "dst": [1, 3], "weight": [1_000_000.0, 1_000_001.0]})
+    right = mframe([0, 1, 2, 3], [1, 0, 3, 2], [1_000_000.0, 1_000_000.0, 1_000_001.0,
+                                                1_000_001.0])
+    assert cm.is_matching(graph, right)
+    swapped = right.assign(weight=right["weight"][::-1].to_numpy())
+    assert not cm.is_matching(graph, swapped)
+    assert not cm.is_matching(graph, right.assign(weight=right["weight"] * (1 + 1e-9)))
+    # a float32 result checked against the float64 weights it was computed from
+    tenth = graph.assign(weight=[0.1, 0.2])
+    assert cm.is_matching(tenth, cm.suitor_matching(tenth.astype({"weight": np.float32}),
+                                                    backend="cpu"))
+    # integers past 2**53, which float64 would tie
+    wide = pd.DataFrame({"src": [0, 2], "dst": [1, 3],
+                         "weight": np.array([2**53 + 1, 5], dtype=np.int64)})
+    exact = mframe([0, 1, 2, 3], [1, 0, 3, 2], [None] * 4).assign(
+        weight=pd.array([2**53 + 1, 2**53 + 1, 5, 5], dtype="Int64"))
+    assert cm.is_matching(wide, exact)
+    off = exact.assign(weight=pd.array([2**53, 2**53, 5, 5], dtype="Int64"))
+    assert not cm.is_matching(wide, off)
+    assert cm.is_matching(wide.astype({"weight": np.uint64}), exact)
+    with pytest.raises(TypeError, match="matching column 'weight' has 4 non-numeric value"):
+        cm.is_matching(graph, right.astype({"weight": object}).assign(weight=list("aabb")))
+
+
 def test_is_matching_self_loop_is_not_an_edge():
     graph = pd.DataFrame({"src": [0, 1], "dst": [0, 2], "weight": [5.0, 1.0]})
     bad = mframe([0, 1, 2], [0, 2, 1], [5.0, 1.0, 1.0])

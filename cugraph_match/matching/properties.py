@@ -31,18 +31,24 @@ def matching_weight(matching) -> float:
     """
     matching = computed(matching)  # a Dask matching's frame: one row per vertex
     require_vertex_frame(matching, ("vertex", "mate", "weight"), "matching")
-    weights = matching["weight"]
+    weights = _numeric_weights(matching["weight"])
+    # in float64: integer sums wrap (two uint64 2**64 - 1 made 2**64 - 2)
+    return half_of_doubled_sum(weights.astype(np.float64))
+
+
+def _numeric_weights(weights):
+    """A matching's ``weight`` column with a numeric dtype (an object column
+    of numbers as float64), or a TypeError naming the first bad value."""
     kind = getattr(getattr(weights.dtype, "numpy_dtype", weights.dtype), "kind", "O")
     if kind == "O":
         bad = not_numbers(weights) & weights.notna()
         if int(bad.sum()):
             raise TypeError(f"matching column 'weight' has {int(bad.sum())} non-numeric "
                             f"value(s); first is {plain(weights[bad].iloc[0])!r}")
-        weights = weights.astype(np.float64)
-    elif kind not in "iuf":
+        return weights.astype(np.float64)
+    if kind not in "iuf":
         raise TypeError(f"matching column 'weight' must be numeric, got dtype {weights.dtype}")
-    # in float64: integer sums wrap (two uint64 2**64 - 1 made 2**64 - 2)
-    return half_of_doubled_sum(weights.astype(np.float64))
+    return weights
 
 
 def half_of_doubled_sum(weights) -> float:
@@ -65,7 +71,8 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     symmetric (v's mate has v as mate); no vertex is its own mate (as
     :func:`coarsen` also refuses); every matched pair is an edge of the graph
     (self-loops never count); and, when the frame has a ``weight`` column, it
-    holds that edge's weight (the largest among duplicates).  With
+    holds that edge's weight (the largest among duplicates) exactly, or
+    rounded to float32 in a float32 column, and is null for unmatched rows.  With
     ``maximal=True`` it must also leave no edge with both ends unmatched.
     A Dask ``matching`` (what a Dask matching returns) is computed first; a
     Dask ``graph`` is refused (call ``.compute()`` on it).
@@ -84,6 +91,26 @@ def is_matching(graph: Any, matching, source: str = "src", destination: str = "d
     require_vertex_frame(matching, ("vertex", "mate"), "matching")
     return matches_prepared(as_graph(graph, source, destination, weight, backend="cpu"),
                             matching, maximal)
+
+
+def _weights_equal(stated, expected: np.ndarray, matched: np.ndarray) -> bool:
+    """Each matched row's stated weight is its edge's, exactly; an unmatched
+    row's is null.  A float32 column (what float32 and unweighted graphs
+    give) is compared with the edge weight rounded to float32; integers are
+    compared as integers (float64 would tie 2**53 + 1 with 2**53)."""
+    null = stated.isna().to_numpy()
+    if (null == matched).any():
+        return False
+    kind = getattr(stated.dtype, "numpy_dtype", stated.dtype)
+    values = stated[~null].to_numpy(dtype=kind)
+    expected = expected[matched]
+    if kind.kind in "iu" and expected.dtype.kind in "iu":
+        if kind != expected.dtype:  # int64 beside uint64: NumPy would compare in float64
+            return values.astype(object).tolist() == expected.astype(object).tolist()
+        return bool((values == expected).all())
+    if kind == np.float32:
+        return bool((values == expected.astype(np.float32)).all())
+    return bool((values.astype(np.float64) == expected.astype(np.float64)).all())
 
 
 def matches_prepared(graph: Graph, matching, maximal: bool = False) -> bool:
@@ -118,14 +145,12 @@ def matches_prepared(graph: Graph, matching, maximal: bool = False) -> bool:
     if not found.all():
         return False  # some matched pair is not an edge (self-loops never count)
     if "weight" in frame.columns:
-        stated = frame["weight"].to_numpy(dtype=np.float64, na_value=np.nan)
-        w = to_backend(edges.w, np).astype(np.float64) if edges.w is not None else \
-            np.ones(edges.num_edges)
-        by_vertex = np.full(n, np.nan)
+        w = to_backend(edges.w, np) if edges.w is not None else np.ones(edges.num_edges)
+        by_vertex = np.zeros(n, dtype=w.dtype)
         by_vertex[v] = w[at]
         by_vertex[mate[v]] = w[at]
-        expected = by_vertex[vertex_pos]
-        if not np.allclose(stated, expected, equal_nan=True, rtol=1e-6, atol=0):
+        if not _weights_equal(_numeric_weights(frame["weight"]), by_vertex[vertex_pos],
+                              has[vertex_pos]):
             return False
     if maximal:
         free = ~has
