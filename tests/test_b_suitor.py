@@ -216,6 +216,19 @@ def test_bad_b(b, error, message):
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize("dtype", [pd.SparseDtype("int64", 0), pd.SparseDtype("float64", 0),
+                                   "category"], ids=str)
+def test_sparse_and_categorical_capacities_read_by_value(dtype):
+    """A pandas sparse capacity Series raised AttributeError ('SparseDtype'
+    object has no attribute 'itemsize'; before 2026-11-28): now read as its
+    dense values, and a categorical one by value, with the same checks."""
+    b = pd.Series([1, 2, 1, 1], index=[0, 1, 2, 3])
+    pd.testing.assert_frame_equal(cm.b_suitor_matching(EDGES, b=b.astype(dtype), backend="cpu"),
+                                  cm.b_suitor_matching(EDGES, b=b, backend="cpu"))
+    with pytest.raises(ValueError, match="b Series: 1 negative capacity value"):
+        cm.b_suitor_matching(EDGES, b=b.where(b != 2, -1).astype(dtype), backend="cpu")
+
+
 def test_bad_node_attribute():
     graph = nx.Graph()
     graph.add_edge(0, 1, weight=1.0)

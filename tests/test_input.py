@@ -1012,6 +1012,9 @@ def test_matching_weight():
     assert isinstance(cm.matching_weight(result), float)
     with pytest.raises(ValueError, match="weight"):
         cm.matching_weight(VALID.drop(columns=["weight"]))
+    # a weight on a row without a mate was summed (before 2026-11-28): 5 + 3.5
+    stray = VALID.assign(weight=pd.array([7.0, 3.0, 3.0, 2.0, 2.0], dtype="Float64"))
+    assert cm.matching_weight(stray) == 5.0
 
 
 @pytest.mark.parametrize("weight", ["src", "dst"])

@@ -287,7 +287,8 @@ def test_bad_points_and_arguments():
         ({"phases": -1}, ValueError, "phases must be >= 0"),
         ({"phases": 2.5}, TypeError, "phases must be an int"),
         ({"phases": True}, TypeError, "phases must be an int"),
-        ({"threshold": -1e-3}, ValueError, "threshold must be finite and >= 0"),
+        ({"threshold": -1e-3}, ValueError, r"threshold must be finite \(within float64\) and >= 0"),
+        ({"threshold": 10**400}, ValueError, "threshold must be finite"),
         ({"threshold": float("nan")}, ValueError, "threshold"),
         ({"threshold": "0"}, TypeError, "threshold must be a real number"),
         ({"seed": 1.5}, TypeError, "seed must be an int"),
@@ -483,6 +484,15 @@ def _exact_weight(result) -> Fraction:
 #: rounded gain could not tell them apart.
 WIDE_EDGES = pd.DataFrame({"src": [1, 3, 1, 2], "dst": [2, 4, 4, 3],
                            "weight": [3.5, 2.0**54, 2.0**54, 3.25]})
+
+
+def test_threshold_fraction_and_python_int_read_by_value():
+    """A Fraction or a Python int past 2**63 as the threshold raised NumPy's
+    "ufunc 'isfinite' not supported" (before 2026-11-28): read by value now."""
+    edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [2.0, 3.0, 2.0]})
+    assert cm.roma_matching(edges, threshold=Fraction(1, 2), backend="cpu")["mate"].tolist() == \
+        [1, 0, 3, 2]  # the path's gain of 1 exceeds 1/2
+    assert cm.roma_matching(edges, threshold=2**64, backend="cpu")["mate"].tolist()[1] == 2
 
 
 @pytest.mark.parametrize("start", ["greedy", "empty"])

@@ -18,7 +18,8 @@ from ..structure.renumber import category_values
 def matching_weight(matching) -> float:
     """Total weight of the matched edges of a ``vertex | mate | weight`` frame.
 
-    Each matched edge appears in two rows (once per endpoint) and is counted once.
+    Each matched edge appears in two rows (once per endpoint) and is counted
+    once; a row without a mate counts nothing, whatever its weight.
     A Dask frame (what a Dask matching returns) is computed first.
 
     Examples
@@ -31,7 +32,8 @@ def matching_weight(matching) -> float:
     """
     matching = computed(matching)  # a Dask matching's frame: one row per vertex
     require_vertex_frame(matching, ("vertex", "mate", "weight"), "matching")
-    weights = _numeric_weights(matching["weight"])
+    # rows without a mate are not matched, whatever their weight says
+    weights = _numeric_weights(matching["weight"][matching["mate"].notna()])
     # in float64: integer sums wrap (two uint64 2**64 - 1 made 2**64 - 2)
     return half_of_doubled_sum(weights.astype(np.float64))
 

@@ -9,13 +9,13 @@ kernels (``roma_cpu.py``, ``roma_gpu.py``)."""
 
 from __future__ import annotations
 
-import numbers
+import math
 from typing import Any
 
 import numpy as np
 
 from ..structure.bipartite import check_bipartite_flag, check_unmatched
-from ..structure.checks import check_flag
+from ..structure.checks import check_flag, real_value
 from ..structure.graph import as_graph
 from ..structure.inputs import DEFAULT_WEIGHT
 from .roma_common import RomaInfo
@@ -157,7 +157,7 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
     >>> m["mate"].tolist(), cm.matching_weight(m), info.start_weight, info.converged
     ([2, 3, 0, 1], 10.0, 2.0, True)
     """
-    _check_scalars(phases, threshold, seed, return_info)
+    threshold = _check_scalars(phases, threshold, seed, return_info)
     bipartite = check_bipartite_flag(bipartite) or getattr(graph, "bipartite", False) is True
     unmatched = check_unmatched(unmatched, bipartite)
     complete = points is not None or _is_dense_array(graph)
@@ -193,18 +193,24 @@ def roma_matching(graph: Any = None, source: str = "src", destination: str = "ds
 # -- arguments ------------------------------------------------------------------
 
 
-def _check_scalars(phases, threshold, seed, return_info) -> None:
+def _check_scalars(phases, threshold, seed, return_info) -> float:
+    """The scalar arguments checked; the threshold as a float (a Fraction or
+    a Python int read by value: NumPy's isfinite refused them with a
+    message about ufunc casting rules)."""
     if isinstance(phases, bool) or not isinstance(phases, (int, np.integer)):
         raise TypeError(f"phases must be an int, got {phases!r}")
     if phases < 0:
         raise ValueError(f"phases must be >= 0, got {phases}")
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+    value = real_value(threshold)
+    if value is None:
         raise TypeError(f"threshold must be a real number, got {threshold!r}")
-    if not np.isfinite(threshold) or threshold < 0:
-        raise ValueError(f"threshold must be finite and >= 0, got {threshold!r}")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"threshold must be finite (within float64) and >= 0, got "
+                         f"{threshold!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {seed!r}")
     check_flag(return_info, "return_info")
+    return value
 
 
 def _is_dense_array(obj) -> bool:

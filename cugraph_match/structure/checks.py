@@ -222,6 +222,11 @@ def capacity_series(values, what: str, where) -> object:
     count and the first bad entry, which ``where(mask)`` describes (e.g.
     ``"for vertex 7"`` or ``"row 3 (acceptor=2, capacity=-1)"``).
     """
+    kind_name = type(values.dtype).__name__
+    if kind_name == "SparseDtype":  # pandas' sparse: its dense values (no itemsize to read)
+        values = values.sparse.to_dense()
+    elif kind_name == "CategoricalDtype":  # read by value, as categorical ids and ranks are
+        values = values.astype(values.dtype.categories.dtype)
     nulls = values.isna()
     count = int(nulls.sum())
     if count:
