@@ -375,6 +375,40 @@ def test_louvain_quality_against_networkx(path):
     assert np.mean(ours) >= 0.97 * np.mean(theirs)
 
 
+def test_louvain_weight_scale_and_huge_resolution():
+    """The backend's Louvain ran on the weights as given (before 2026-11-28):
+    two triangles joined by an edge, every weight 1e-200, came out as one
+    community and at 1e200 as singletons (the moves compared 0 or inf), and
+    at resolution 1e307 the karate club merged into one community.  Rescaled
+    by a power of two now, as cm.louvain and the backend's Leiden are: the
+    same partition at every scale, singletons at 1e307, and above 4.494e307
+    the same ValueError.  (NetworkX itself overflows on these graphs.)"""
+    edges = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5), (2, 3)]
+    for scale in (1.0, 1e-200, 1e200):
+        G = nx.Graph()
+        G.add_weighted_edges_from((u, v, scale) for u, v in edges)
+        assert nx.community.louvain_communities(G, seed=0, backend=BACKEND) == \
+            [{0, 1, 2}, {3, 4, 5}]
+    karate = nx.karate_club_graph()
+    assert len(nx.community.louvain_communities(karate, resolution=1e307, seed=1,
+                                                backend=BACKEND)) == 34
+    with pytest.raises(ValueError, match="resolution 1e\\+308 is too large"):
+        nx.community.louvain_communities(karate, resolution=1e308, seed=1, backend=BACKEND)
+    # weights times 2**530 (~3.5e159) or 2**-600: rescaled alike, so one
+    # partition, as good as the unscaled weights' (whose rows come from the
+    # graph's cache, in another neighbour order: ties may part differently)
+    parts = []
+    for exponent in (530, -600):
+        scaled = nx.Graph()
+        scaled.add_weighted_edges_from((u, v, d["weight"] * 2.0**exponent)
+                                       for u, v, d in karate.edges(data=True))
+        parts.append(nx.community.louvain_communities(scaled, seed=1, backend=BACKEND))
+    assert parts[0] == parts[1]
+    unscaled = nx.community.louvain_communities(karate, seed=1, backend=BACKEND)
+    assert nx.community.modularity(karate, parts[0], backend="networkx") >= \
+        0.99 * nx.community.modularity(karate, unscaled, backend="networkx")
+
+
 def test_louvain_refusals_fall_back_to_networkx():
     D = nx.DiGraph([(0, 1), (1, 2), (2, 0), (3, 4)])
     with pytest.raises(NotImplementedError):

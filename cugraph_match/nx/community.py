@@ -129,7 +129,7 @@ def louvain_levels(graph: NxGraph, weight, resolution: float, threshold: float, 
     from ..community.louvain import MAX_PASSES, level_rows, rows_of_graph
     from ..community.modularity import modularity_of
     from ..structure.backend import resolve_backend, to_backend
-    from ..structure.edges import contract_graph
+    from ..structure.edges import contract_graph, sum_safe
 
     n = len(graph.nodes)
     if graph.src.shape[0] == 0:
@@ -139,8 +139,13 @@ def louvain_levels(graph: NxGraph, weight, resolution: float, threshold: float, 
     xp = backend.xp
     prepared = graph.cached(("weighted", weight, backend.name),
                             lambda: _weighted_graph(graph, weight, backend))
-    g = prepared.weighted_graph()
-    rows = rows_of_graph(prepared) or level_rows(g, xp)
+    given = prepared.weighted_graph()
+    # weights near 1e308 or 1e-308, or a resolution whose products with the
+    # degrees overflow, rescaled by a power of two as cm.louvain and the
+    # Leiden here do (the partition and Q unchanged): unscaled, the moves
+    # compared inf or 0 and gave singletons or one community
+    g = sum_safe(given, xp, resolution)
+    rows = (rows_of_graph(prepared) if g is given else None) or level_rows(g, xp)
     community = xp.arange(n, dtype=np.int64)  # node -> its vertex at the current level
     level_graph = g
     mod = modularity_of(g, community, resolution, xp)
