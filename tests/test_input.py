@@ -480,6 +480,15 @@ def test_empty_frame(algorithm, frame):
         ALGORITHMS[algorithm](frame, backend="cpu")
 
 
+def test_empty_graph_message_names_no_algorithm():
+    """Community detection on an empty edge list said "there is no vertex to
+    match" (before 2026-11-28); the message now fits every function."""
+    frame = pd.DataFrame({"src": [], "dst": [], "weight": []})
+    for call in (cm.louvain, cm.leiden, cm.suitor_matching):
+        with pytest.raises(ValueError, match=r"^the edge list is empty: the graph has no vertex$"):
+            call(frame, backend="cpu")
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_unorderable_mixed_type_ids(algorithm):
     frame = pd.DataFrame({"src": pd.Series([0, "a"], dtype=object),

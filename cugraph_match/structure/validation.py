@@ -71,7 +71,7 @@ BAD_ROW_MESSAGES = {
     "non_positive": (ValueError, "weight column {col!r} has {count} zero or negative value(s) "
                                  "(weights must be positive); first is {row}"),
 }
-EMPTY_MESSAGE = "the edge list is empty: there is no vertex to match"
+EMPTY_MESSAGE = "the edge list is empty: the graph has no vertex"
 #: The weight checks in the order :func:`edge_problems` makes them (the
 #: distributed paths raise the first one with bad rows in any partition).
 WEIGHT_CHECKS = ("non_numeric", "dtype", "inexact", "nan", "infinite", "non_positive")
