@@ -317,7 +317,7 @@ BAD = {
     # an index of NumPy ints (not a RangeIndex): rows named as plain ints, not np.int64(0)
     "repeated entry, concatenated index": (
         lambda pp, ap: (pd.concat([pp, pp.iloc[[0]].assign(rank=9)]), ap),
-        ValueError, r"more than once \(rows 0 and 0\); each list"),
+        ValueError, r"more than once \(rows 0 and 0, at positions 0 and 3\); each list"),
     "repeated rank, labelled index": (
         lambda pp, ap: (pp, ap.assign(rank=[1, 1, 1]).set_axis(pd.Index([10, 11, 12]))),
         ValueError, r"\(1 in row 10 and 2 in row 11\); ranks within"),
@@ -389,6 +389,10 @@ def test_master_lists_that_are_not_integer_arrays(order, message):
     (pd.DataFrame({"acceptor": [1, 2], "cap": [1, 1]}), ValueError,
      "acceptor_capacity has no column 'capacity'"),
     (pd.Series([1, 2], index=["x", "y"]), (TypeError, ValueError), "acceptor"),
+    # pandas' merge advice ("you should use pd.concat") was passed on (before 2026-11-28)
+    (pd.Series([1, 2], index=["x", "y"]), TypeError,
+     r"^acceptor_capacity ids \(str\) do not have the type of the acceptor ids in the "
+     r"preferences \(int64\)$"),
     # NumPy's isfinite refused a Fraction ("ufunc 'isfinite' not supported")
     (Fraction(5, 2), TypeError, r"acceptor_capacity must be an integer \(an integral number\), "
                                 r"got Fraction\(5, 2\)"),

@@ -506,8 +506,9 @@ def assignment(data: Any, source: str | None = None, destination: str | None = N
         of equal value are different records.
     weight : str or None
         Edge-list weight column (default ``"weight"``; when the frame has no
-        such column, or ``weight=None``, every pair weighs 1, as for the
-        matchings).  Weights may be
+        column of the default name, or ``weight=None``, every pair weighs 1,
+        as for the matchings; a name given explicitly must be a column).
+        Weights may be
         negative or zero; NaN and infinite weights are refused (a pair that
         may not be linked is simply left out).  A pair listed twice keeps its
         best weight for the objective (the smallest when minimising, the

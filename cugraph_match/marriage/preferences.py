@@ -55,7 +55,7 @@ from ..structure.checks import (capacity_scalar, capacity_series, describe_row, 
 from ..structure.edges import index_dtype
 from ..structure.inputs import frame_library
 from ..structure.output import host_or_device, nullable
-from ..structure.renumber import category_values, renumber
+from ..structure.renumber import category_values, describe_id_types, renumber
 from ..structure.sort_xp import lexsort_xp
 
 PROPOSER, ACCEPTOR, RANK = "proposer", "acceptor", "rank"
@@ -274,6 +274,14 @@ def _check_frame(frame, name: str, person: str, other: str, rank: str) -> None:
                              f"is {describe_row(frame, first_true(infinite), cols)}")
 
 
+def _row_pair(frame, earlier: int, row: int):
+    """Two rows' index labels, as every message names rows, and a note of
+    their positions when the labels are equal (an index repeated by
+    pd.concat: "rows 0 and 0" located neither)."""
+    first, second = plain(frame.index[earlier]), plain(frame.index[row])
+    return first, second, "" if first != second else f", at positions {earlier} and {row}"
+
+
 def _cell(frame, col: str, position: int):
     value = frame[col].iloc[position]
     return value.item() if hasattr(value, "item") else value
@@ -380,19 +388,20 @@ def _raise_duplicates(name, frame, person_col, other_col, rank_col, person, othe
     """``entry``/``rank_err`` = (row, earlier row) of the first repeated entry/rank, or -1."""
     row, earlier = entry
     if row >= 0:
+        first, second, positions = _row_pair(frame, earlier, row)
         raise ValueError(
             f"{name}: {person} {_cell(frame, person_col, row)!r} lists {other} "
-            f"{_cell(frame, other_col, row)!r} more than once (rows "
-            f"{plain(frame.index[earlier])!r} and {plain(frame.index[row])!r}); each list may "
-            f"name each {other} once")
+            f"{_cell(frame, other_col, row)!r} more than once (rows {first!r} and "
+            f"{second!r}{positions}); each list may name each {other} once")
     row, earlier = rank_err
     if row >= 0:
+        first, second, positions = _row_pair(frame, earlier, row)
         raise ValueError(
             f"{name}: {person} {_cell(frame, person_col, row)!r} gives rank "
             f"{_cell(frame, rank_col, row)!r} to more than one {other} "
-            f"({_cell(frame, other_col, earlier)!r} in row {plain(frame.index[earlier])!r} "
-            f"and {_cell(frame, other_col, row)!r} in row {plain(frame.index[row])!r}); ranks "
-            f"within one list must be distinct")
+            f"({_cell(frame, other_col, earlier)!r} in row {first!r} and "
+            f"{_cell(frame, other_col, row)!r} in row {second!r}{positions}); ranks within "
+            f"one list must be distinct")
 
 
 # --------------------------------------------------------------------------
@@ -542,9 +551,10 @@ def capacities(capacity, labels, side: str, id_col: str, lib, xp, name: str):
                             "_code": lib.Series(np.arange(n, dtype=np.int64))})
     try:
         merged = people.merge(frame, on=id_col, how="left")
-    except (ValueError, TypeError) as err:
-        raise TypeError(f"{name} ids do not have the type of the {side} ids in the "
-                        f"preferences: {err}") from None
+    except (ValueError, TypeError):  # pandas' own message advises pd.concat: not ours to give
+        raise TypeError(f"{name} ids ({describe_id_types(frame[id_col])}) do not have the "
+                        f"type of the {side} ids in the preferences "
+                        f"({describe_id_types(labels)})") from None
     merged = merged.sort_values("_code").reset_index(drop=True)
     missing = merged[CAPACITY].isna()
     n_missing = int(missing.sum())
