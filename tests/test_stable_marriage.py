@@ -375,6 +375,19 @@ def test_master_lists_that_are_not_integer_arrays(order, message):
         cm.stable_marriage_master_lists(order, np.array([0, 1]), **CPU)
 
 
+def test_master_lists_with_nulls_are_named():
+    """A nullable Int64 order with a null was refused as "got 1-D float64"
+    (NumPy's reading of it; before 2026-11-28); without nulls it is read."""
+    with pytest.raises(ValueError, match=r"^proposer_order has 1 null value\(s\); first at "
+                                         r"position 1$"):
+        cm.stable_marriage_master_lists(pd.array([2, None, 1], dtype="Int64"),
+                                        np.array([1, 2, 0]), **CPU)
+    np.testing.assert_array_equal(
+        cm.stable_marriage_master_lists(pd.Series([2, 0, 1], dtype="Int64"), np.array([1, 2, 0]),
+                                        **CPU),
+        cm.stable_marriage_master_lists(np.array([2, 0, 1]), np.array([1, 2, 0]), **CPU))
+
+
 @pytest.mark.parametrize("capacity,error,message", [
     (-1, ValueError, "acceptor_capacity must be non-negative"),
     (1.5, TypeError, "acceptor_capacity must be an integer"),

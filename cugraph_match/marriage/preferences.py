@@ -140,6 +140,11 @@ def master_layout(proposer_order, acceptor_order, xp) -> Layout:
             # device copy refused lists of strings with another error), and a
             # ragged list is this function's error, not NumPy's
             given = order
+            if callable(getattr(given, "isna", None)):  # pandas' nullable arrays: NumPy reads
+                null = np.asarray(given.isna(), dtype=bool)  # nulls as NaN, a float64 array
+                if null.ndim == 1 and null.any():
+                    raise ValueError(f"{name} has {int(null.sum())} null value(s); first at "
+                                     f"position {int(np.argmax(null))}")
             try:
                 order = np.asarray(given)
             except (TypeError, ValueError):
