@@ -1,6 +1,6 @@
 """The streamed worker build (cugraph_match.dask.build) against the
 single-machine pipeline it replaces on a worker: the pieces' renumbering and
-bucketed edge set equal ``renumber`` + ``undirected_edges`` (labels, dtypes,
+edge set (packed words or buckets) equal ``renumber`` + ``undirected_edges`` (labels, dtypes,
 order, largest duplicate weights, self-loops), and the owned preference rows
 equal ``preference_csr``'s rows of the owned vertices, keys included.  No
 cluster: these run in the test process."""
@@ -51,11 +51,19 @@ def piece_sets(draw):
     return u, v, w, weighted, pieces
 
 
+@pytest.mark.parametrize("word_bits", [64, 0], ids=["packed", "buckets"])
 @settings(max_examples=examples(60), deadline=None)
 @given(case=piece_sets(), split=st.floats(0, 1))
-def test_streamed_build_equals_the_single_machine_pipeline(case, split):
+def test_streamed_build_equals_the_single_machine_pipeline(word_bits, case, split):
+    """Both ways to the edge set: the packed words, and the buckets (a word
+    of 0 bits holds no edge, as 64 bits do not on a large worker)."""
     u, v, w, weighted, pieces = case
-    labels, edges = build.local_edges(pieces, weighted, "ids")
+    saved = build.PACKED_WORD_BITS
+    build.PACKED_WORD_BITS = word_bits
+    try:
+        labels, edges = build.local_edges(pieces, weighted, "ids")
+    finally:
+        build.PACKED_WORD_BITS = saved
     assert pieces == []  # consumed
     codes, expected_labels = renumber([pd.Series(u), pd.Series(v)], pd, np, "ids")
     expected = undirected_edges(codes[0], codes[1],
