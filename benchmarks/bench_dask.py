@@ -190,6 +190,10 @@ print(json.dumps({{"seconds": seconds, "idle": idle["rss"], "input": held["rss"]
 """
 
 
+#: Seconds each cluster sits idle before the call, to measure its background CPU.
+IDLE_SECONDS = 3.0
+
+
 def single_machine(spec: str, path: str, algorithm: str = "suitor", backend: str = "cpu") -> dict:
     call = CALLS[algorithm].format(edges="edges", backend=f', backend="{backend}"')
     code = SINGLE.format(here=str(HERE), root=str(ROOT), spec=spec, path=path, call=call)
@@ -243,6 +247,13 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         idle = on_workers(client, trimmed_point)
         frame = placed_frame(client, edges, workers)
         wait(frame)
+        # what the cluster spends doing nothing (heartbeats, Dask's sampling
+        # profiler, the memory monitor), per worker and second: the part of
+        # the call's CPU that follows its wall time and not its work
+        quiet = on_workers(client, cpu_seconds)
+        time.sleep(IDLE_SECONDS)
+        idle_rate = [(after - before) / IDLE_SECONDS
+                     for after, before in zip(on_workers(client, cpu_seconds), quiet)]
         held = on_workers(client, trimmed_point)
         start = time.perf_counter()
         q = None
@@ -295,6 +306,9 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             "call_user_seconds": [c["user"] - h["user"] for c, h in zip(called, held)],
             "part_bytes": build["part_bytes"], "build_phases": build.get("phases"),
             "run_seconds": stats["seconds"], "device": stats["device"],
+            "idle_cpu_per_second": idle_rate,
+            # the supersteps' kernels, every worker's, summed over the rounds
+            "superstep_seconds_summed": float(sum(stats["superstep_seconds_summed"])),
             # the kernels beside the call: each superstep's slowest worker, summed
             "superstep_seconds": float(sum(stats["superstep_seconds"]))}
 
@@ -471,7 +485,39 @@ def write_report(report: dict, out: str) -> None:
             f"{r['seconds']:.2f} | {s['seconds']:.2f} | {r['rounds']} | "
             f"{r.get('superstep_seconds', float('nan')):.2f} | {r['build_bytes'] / mb:.1f} | {r['superstep_bytes'] / mb:.1f} | "
             f"{r['load_average']:.1f} |")
+    lines += ["", "Where the workers' CPU seconds of the call (without `.compute()`) go: the "
+              "part's build (each worker's build thread from its first absorbed piece to "
+              "its finished part: renumbering, edge set, preference rows), the supersteps' kernels (every worker's, summed), the "
+              "cluster's background (each worker's CPU per second while idle before the "
+              "call, times the call's wall seconds: heartbeats, Dask's sampling profiler, the "
+              "memory monitor), and the rest (summaries, routes, takes and the pieces' "
+              "transfer, messages, tasks, the result frames).", "",
+              "| graph | p | CPU s single | CPU s workers | part build | superstep kernels "
+              "| background | rest | ratio | ratio without background |", "|" + "---|" * 10]
+    for r in report["runs"]:
+        parts = breakdown(r)
+        if parts is None:
+            continue
+        total = sum(r["call_cpu_seconds"])
+        lines.append(
+            f"| {r['graph']} | {r['workers']} | {r['single']['cpu']:.2f} | {total:.2f} | "
+            f"{parts['build']:.2f} | {parts['supersteps']:.2f} | {parts['background']:.2f} | "
+            f"{parts['rest']:.2f} | {total / r['single']['cpu']:.2f} | "
+            f"{(total - parts['background']) / r['single']['cpu']:.2f} |")
     Path(out + ".md").write_text("\n".join(lines) + "\n")
+
+
+def breakdown(run: dict) -> dict | None:
+    """The call's CPU seconds summed over the workers, by where they went
+    (None for a run measured before these figures were kept)."""
+    if "idle_cpu_per_second" not in run or not run.get("build_phases"):
+        return None
+    # a phase is (name, peak bytes, resident bytes, the build thread's CPU s)
+    build = sum(phases[-1][3] - phases[0][3] for phases in run["build_phases"])
+    background = sum(run["idle_cpu_per_second"]) * run["call_seconds"]
+    supersteps = run["superstep_seconds_summed"]
+    rest = sum(run["call_cpu_seconds"]) - build - supersteps - background
+    return {"build": build, "supersteps": supersteps, "background": background, "rest": rest}
 
 
 if __name__ == "__main__":

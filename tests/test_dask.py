@@ -166,6 +166,10 @@ def test_long_path_with_monotone_weights_is_the_worst_case(client):
     assert stats["rounds"] >= n // 2
     assert stats["rounds"] <= 6 * cut + 1
     assert sum(stats["messages_per_round"]) <= 6 * cut
+    # every worker's kernel seconds per superstep: at least the slowest one's
+    summed, slowest = stats["superstep_seconds_summed"], stats["superstep_seconds"]
+    assert len(summed) == len(slowest) == stats["rounds"]
+    assert all(s >= b > 0 for s, b in zip(summed, slowest))
 
 
 def test_closed_notices_spare_a_proposer_its_refusals(client):
@@ -1007,3 +1011,24 @@ def test_a_graph_outlives_its_closed_client(client):
     g = cm.dask.DistributedGraph(dd.from_pandas(edges, npartitions=2), client=first)
     first.close()
     same(cm.suitor_matching(g), cm.suitor_matching(edges, backend="cpu"))
+
+
+def test_superstep_batches_shrink_as_the_messages_run_out():
+    """The client's batches of supersteps: doubling (capped) while the counts
+    do not fall, and near the end only the rounds the fall predicts, not a
+    whole doubled batch of idle supersteps (R-MAT 20's counts on 2 workers)."""
+    from cugraph_match.dask.matching import FIRST_BATCH, MAX_BATCH, next_batch
+
+    counts = [571005, 461970, 150588, 73511, 16009, 6030, 839, 188, 21, 2, 0]
+    assert next_batch(counts[:4], FIRST_BATCH) == 2 * FIRST_BATCH  # far from the end
+    assert next_batch([10, 10, 10, 10], 4) == 8  # not falling: doubled
+    assert next_batch([5, 6, 7, 8], 4) == 8
+    assert next_batch([10**6] * 40, MAX_BATCH) == MAX_BATCH  # capped
+    # eight rounds falling from 73,511 to 2: two more rounds (one reports none)
+    assert next_batch(counts[:10], 8) == 2
+    assert next_batch([100, 10, 1], 2) == 1  # one message left: one round
+    assert next_batch([7], 4) == 8  # a single count says nothing of the rate
+    # a run of any length reaches its end: the batches never fall to zero
+    for messages in ([3, 2, 1, 1, 1, 1, 1, 1], [9, 1, 9, 1], counts[:-1]):
+        for b in range(1, MAX_BATCH + 1):
+            assert 1 <= next_batch(messages, b) <= min(2 * b, MAX_BATCH)
