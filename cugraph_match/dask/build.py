@@ -332,6 +332,19 @@ def _packed_edges(pieces: list, code_of_piece, n: int, weighted: bool, wdtype):
                            loop if has_loop[0] else None)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _keep_loop(loop, a, w, i, weighted, summed):
+    """Row i, a self-loop at ``a``: its vertex keeps the largest weight (1
+    when unweighted, ``w`` then empty and not read), or the sum (``summed``)."""
+    if summed:
+        loop[a] += w[i]
+    elif weighted:
+        if w[i] > loop[a]:
+            loop[a] = w[i]
+    else:
+        loop[a] = 1
+
+
 @njit(cache=True, nogil=True)
 def _pack_rows(cu, cv, w, weighted, bits, position_bits, at, words, in_order, loop, has_loop):
     """Rows into ``words`` from ``at`` on (:func:`_packed_edges`); self-loops
@@ -342,11 +355,7 @@ def _pack_rows(cu, cv, w, weighted, bits, position_bits, at, words, in_order, lo
         b = cv[i]
         if a == b:
             has_loop[0] = True
-            if weighted:
-                if w[i] > loop[a]:
-                    loop[a] = w[i]
-            else:
-                loop[a] = 1
+            _keep_loop(loop, a, w, i, weighted, False)
             continue
         pair = (np.uint64(max(a, b)) << bits) | np.uint64(min(a, b))
         if weighted:
@@ -464,13 +473,7 @@ def _scatter_by_hi(cu, cv, w, weighted, summed, cursor, lo, w_out, loop, has_loo
         b = cv[i]
         if a == b:
             has_loop[0] = True
-            if summed:
-                loop[a] += w[i]
-            elif weighted:
-                if w[i] > loop[a]:
-                    loop[a] = w[i]
-            else:
-                loop[a] = 1
+            _keep_loop(loop, a, w, i, weighted, summed)
             continue
         h = max(a, b)
         at = cursor[h]
