@@ -487,7 +487,8 @@ def write_report(report: dict, out: str) -> None:
             f"{r['load_average']:.1f} |")
     lines += ["", "Where the workers' CPU seconds of the call (without `.compute()`) go: the "
               "part's build (each worker's build thread from its first absorbed piece to "
-              "its finished part: renumbering, edge set, preference rows), the supersteps' kernels (every worker's, summed), the "
+              "its finished part: renumbering, edge set, preference rows), the supersteps' "
+              "kernels (every worker's, summed), the "
               "cluster's background (each worker's CPU per second while idle before the "
               "call, times the call's wall seconds: heartbeats, Dask's sampling profiler, the "
               "memory monitor), and the rest (summaries, routes, takes and the pieces' "

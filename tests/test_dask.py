@@ -1024,7 +1024,8 @@ def test_superstep_batches_shrink_as_the_messages_run_out():
     assert next_batch([10, 10, 10, 10], 4) == 8  # not falling: doubled
     assert next_batch([5, 6, 7, 8], 4) == 8
     assert next_batch([10**6] * 40, MAX_BATCH) == MAX_BATCH  # capped
-    # eight rounds falling from 73,511 to 2: two more rounds (one reports none)
+    # a batch of eight rounds ending at 2 (461,970 the round before it): two more
+    # rounds (the last reports none), not sixteen
     assert next_batch(counts[:10], 8) == 2
     assert next_batch([100, 10, 1], 2) == 1  # one message left: one round
     assert next_batch([7], 4) == 8  # a single count says nothing of the rate

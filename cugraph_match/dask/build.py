@@ -290,9 +290,11 @@ def _packed_edges(pieces: list, code_of_piece, n: int, weighted: bool, wdtype):
     the position, written piece by piece (each piece freed once packed,
     self-loops kept apart as they are met), sorted in place, then one walk
     that keeps each edge once with its largest weight.  ``None`` when the
-    word is too narrow (the buckets then serve).  Measured at R-MAT 20 on 2
-    workers (12.7 M rows a worker): 0.7-0.9 s against 1.3-1.45 s for the
-    buckets, whose scatter by larger end misses the cache once per row; its
+    word is too narrow (the buckets then serve).  Measured on one worker's
+    rows at R-MAT 20 on 2 workers (12.7 M rows, one process): 0.8-1.2 CPU s
+    against 1.1-1.5 for the buckets at float32 weights, 0.4-0.6 against
+    1.1-1.5 unweighted (the buckets' scatter by larger end misses the cache
+    once per row); its
     peak is the words and the weights in row order (12 bytes a row at
     float32 weights) and then the finished arrays, about what the buckets
     hold (their rows, and the pieces' codes while a piece is scattered)."""
