@@ -257,9 +257,7 @@ def local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
             return pd.Series(labels, name="vertex"), packed
     counts = np.zeros(n + 1, dtype=np.int64)
     for t, p in enumerate(pieces):  # ids -> codes, piece by piece
-        cu, cv = code_of_piece(p["u"]).astype(ids, copy=False), \
-            code_of_piece(p["v"]).astype(ids, copy=False)
-        w = weight_values(pd.Series(p["w"], copy=False), np) if weighted else None
+        cu, cv, w = _piece_codes(p, code_of_piece, ids, weighted)
         pieces[t] = (cu, cv, w)
         _count_by_hi(cu, cv, counts)
     rows = int(counts.sum())
@@ -282,6 +280,14 @@ def local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
     hi = np.repeat(np.arange(n, dtype=ids), distinct)
     return pd.Series(labels, name="vertex"), \
         UndirectedEdges(n, lo, hi, w_out, loop if has_loop[0] else None)
+
+
+def _piece_codes(piece: dict, code_of_piece, ids, weighted: bool):
+    """A piece's two ends as local codes of dtype ``ids``, and its weights as
+    the pipeline reads them (None when unweighted)."""
+    return code_of_piece(piece["u"]).astype(ids, copy=False), \
+        code_of_piece(piece["v"]).astype(ids, copy=False), \
+        weight_values(pd.Series(piece["w"], copy=False), np) if weighted else None
 
 
 def _packed_edges(pieces: list, code_of_piece, n: int, weighted: bool, wdtype):
@@ -312,12 +318,9 @@ def _packed_edges(pieces: list, code_of_piece, n: int, weighted: bool, wdtype):
     has_loop = np.zeros(1, dtype=np.bool_)
     at = 0
     while pieces:  # each piece packed, then freed
-        p = pieces.pop(0)
-        cu, cv = code_of_piece(p["u"]).astype(ids, copy=False), \
-            code_of_piece(p["v"]).astype(ids, copy=False)
-        w = weight_values(pd.Series(p["w"], copy=False), np) if weighted else \
-            np.zeros(0, dtype=wdtype)
-        del p
+        cu, cv, w = _piece_codes(pieces.pop(0), code_of_piece, ids, weighted)
+        if w is None:
+            w = np.zeros(0, dtype=wdtype)
         at = _pack_rows(cu, cv, w, weighted, np.uint64(bits), np.uint64(position_bits), at,
                         words, in_order, loop, has_loop)
         del cu, cv, w

@@ -22,8 +22,8 @@ atomics and must be what the scan saw, the gain is recomputed from the
 static weights and the verified state, exactly (no rounding), and only a
 gain above the threshold is written; then a fence and the release.  So
 ``mate[x]`` is only written while ``locks[x]`` is held, every written state
-is a matching, and every applied change raises the weight.  Stale values read during the scan cost
-quality, never validity.
+is a matching, and every applied change raises the weight.  Stale values
+read during the scan cost quality, never validity.
 
 Control flow is block-uniform around ``syncthreads`` (thread 0 reads the
 block's edge into shared memory first; the thesis let every thread read a
