@@ -100,6 +100,30 @@ def test_streamed_build_equals_the_single_machine_pipeline(word_bits, case, spli
         np.testing.assert_array_equal(pref.weight_of_key, whole.weight_of_key)
 
 
+@pytest.mark.parametrize("wdtype", [np.float32, np.float64, np.uint64])
+def test_packed_edge_set_keeps_the_largest_weight_across_read_ahead_blocks(wdtype):
+    """Thousands of rows on a few vertices: every pair repeats many times, and
+    its copies fall in different blocks of the walk's read-ahead
+    (``build.GATHER_BLOCK`` words), the largest of them anywhere."""
+    rng = np.random.default_rng(7)
+    m = 5 * build.GATHER_BLOCK + 7
+    u = rng.integers(0, 40, size=m)
+    v = rng.integers(0, 40, size=m)
+    base = 2**63 if wdtype == np.uint64 else 0
+    w = np.array([base + int(x) for x in rng.integers(1, 10**6, size=m)],
+                 dtype=object).astype(wdtype)
+    pieces = [{"u": u[a:a + 3000], "v": v[a:a + 3000], "w": w[a:a + 3000]}
+              for a in range(0, m, 3000)]
+    labels, edges = build.local_edges(pieces, True, "ids")
+    codes, expected_labels = renumber([pd.Series(u), pd.Series(v)], pd, np, "ids")
+    expected = undirected_edges(codes[0], codes[1], weight_values(pd.Series(w), np),
+                                len(expected_labels), np)
+    assert edges.num_edges < m // 10  # the pairs repeat
+    for name in ("lo", "hi", "w", "loop"):
+        np.testing.assert_array_equal(getattr(edges, name), getattr(expected, name),
+                                      err_msg=name)
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_summed_build_adds_parallel_edges_the_same_in_any_piece_order(data):
