@@ -245,3 +245,68 @@ def test_a_take_is_the_rows_with_an_end_owned_by_the_worker(data):
     else:
         assert piece["w"].tolist() == frame["name"].iloc[taken].tolist()
     pd.testing.assert_frame_equal(frame, before)  # the partition is not modified
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_ids_taken_as_offsets_build_the_same_part(data):
+    """8-byte ids within 2**32 of the smallest travel as uint32 offsets
+    (``offset_base``, ``take_piece(id_base=...)``): each offset is its id
+    minus the base, and the pieces build the same labels (dtype included)
+    and edge set as the whole ids, also when only some pieces were narrowed
+    (a partition whose columns were not plain numbers)."""
+    dtype = np.dtype(data.draw(st.sampled_from([np.int64, np.uint64])))
+    info = np.iinfo(dtype)
+    low = data.draw(st.sampled_from([int(info.min), 0, int(info.max) - 2**32 + 1]
+                                    if dtype.kind == "i" else [0, 2**63, int(info.max) - 2**32 + 1]))
+    offsets = st.sampled_from([0, 1, 2, 7, 2**31, 2**32 - 1])
+    rows = data.draw(st.integers(1, 40))
+    frame = pd.DataFrame({
+        "s": np.array([low + x for x in data.draw(st.lists(offsets, min_size=rows,
+                                                           max_size=rows))], dtype=object)
+        .astype(dtype),
+        "d": np.array([low + x for x in data.draw(st.lists(offsets, min_size=rows,
+                                                           max_size=rows))], dtype=object)
+        .astype(dtype),
+        "w": np.arange(rows, dtype=np.float64) % 3})
+    bounds = [[(int(frame[c].min()), int(frame[c].max())) for c in ("s", "d")]]
+    base = build.offset_base(bounds, dtype)
+    assert base == min(bounds[0][0][0], bounds[0][1][0])
+    ou = np.zeros(rows, dtype=np.uint8)
+    ov = np.array(data.draw(st.lists(st.integers(0, 1), min_size=rows, max_size=rows)),
+                  dtype=np.uint8)
+    before = frame.copy()
+    cuts = sorted(data.draw(st.lists(st.integers(0, rows), max_size=3)))
+    chunks = [frame.iloc[a:b].reset_index(drop=True)
+              for a, b in zip([0] + cuts, cuts + [rows])]
+    routes = [(ou[a:b], ov[a:b]) for a, b in zip([0] + cuts, cuts + [rows])]
+    whole = [build.take_piece(c, r, 0, "s", "d", "w", None) for c, r in zip(chunks, routes)]
+    narrow = [build.take_piece(c, r, 0, "s", "d", "w", None, None, base)
+              for c, r in zip(chunks, routes)]
+    pd.testing.assert_frame_equal(frame, before)  # the partition is not modified
+    for w, n in zip(whole, narrow):
+        assert n["u"].dtype == n["v"].dtype == np.uint32 and n["id_base"] == (base, dtype)
+        np.testing.assert_array_equal(n["u"], (w["u"].astype(object) - base).astype(np.uint64))
+        np.testing.assert_array_equal(n["v"], (w["v"].astype(object) - base).astype(np.uint64))
+        # a third less per row: 4 + 4 + 8 bytes against 8 + 8 + 8
+        assert 3 * build.piece_nbytes(n) == 2 * build.piece_nbytes(w)
+    mixed = [n if i % 2 else dict(w) for i, (w, n) in enumerate(zip(whole, narrow))]
+    expected_labels, expected = build.local_edges([dict(w) for w in whole], True, "ids")
+    for pieces in (narrow, mixed):
+        labels, edges = build.local_edges(pieces, True, "ids")
+        pd.testing.assert_series_equal(labels, expected_labels)
+        for name in ("lo", "hi", "w", "loop"):
+            got, want = getattr(edges, name), getattr(expected, name)
+            if want is None:
+                assert got is None
+            else:
+                np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+def test_offsets_only_for_eight_byte_ids_within_two_to_the_32():
+    assert build.offset_base([[(-5, 10), (0, 2**32 - 6)]], np.dtype(np.int64)) == -5
+    assert build.offset_base([[(-5, 10), (0, 2**32 - 5)]], np.dtype(np.int64)) is None
+    assert build.offset_base([[(0, 10), (0, 10)]], np.dtype(np.int32)) is None
+    assert build.offset_base([[(0, 10), None]], np.dtype(np.int64)) is None
+    assert build.offset_base([], np.dtype(np.uint64)) is None
+    assert build.offset_base([[(0, 1), (0, 1)]], np.dtype(object)) is None

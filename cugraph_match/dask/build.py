@@ -25,6 +25,12 @@ single machine's ``UndirectedEdges``
 (sorted by ``(hi, lo)``, duplicates keep the largest weight, self-loops
 apart), so everything downstream is unchanged.
 
+Ids of 8 bytes whose whole range spans less than 2**32 (the summaries'
+bounds: :func:`offset_base`) travel as 4-byte offsets from the smallest id,
+a third less to move at pandas' default dtypes (int64 ids, float64 weights)
+and half unweighted; the build renumbers the offsets, which sort as the ids
+do, and adds the base back to its labels.
+
 Integer ids with numeric weights take this path; other id types (strings,
 categories, nullable columns) are concatenated and renumbered as on one
 machine (their memory is not divided as well, the result is the same).
@@ -117,6 +123,26 @@ def id_columns(frame, source: str, destination: str):
     return frame[[source] if source == destination else [source, destination]]
 
 
+def offset_base(bounds: list, id_dtype) -> int | None:
+    """The smallest id, when the ids are 8-byte integers (``id_dtype``) all
+    within 2**32 of it, else None: the pieces then carry ``id - base`` as
+    uint32.  ``bounds``: every partition's ``(min, max)`` per id column
+    (None for a column that is not integers)."""
+    if not isinstance(id_dtype, np.dtype) or id_dtype.kind not in "iu" or \
+            id_dtype.itemsize != 8 or not bounds or \
+            any(b is None for pair in bounds for b in pair):
+        return None
+    low = min(b[0] for pair in bounds for b in pair)
+    high = max(b[1] for pair in bounds for b in pair)
+    return low if high - low < 2**32 else None
+
+
+def _widened(offsets: np.ndarray, base: int, dtype) -> np.ndarray:
+    """Offsets from ``base`` back to ids of ``dtype`` (wrapping 64-bit
+    arithmetic: exact for every id within 2**32 above the base)."""
+    return (offsets.astype(np.uint64) + np.uint64(base % 2**64)).view(dtype)
+
+
 def route_partition(frame, source: str, destination: str, boundaries, workers: int,
                     id_dtype) -> tuple:
     """The owner of both ends of every row of an input partition (kept on the
@@ -131,25 +157,39 @@ def _lean(series) -> bool:
 
 
 def take_piece(frame, route: tuple, k: int, source: str, destination: str,
-               weight: str | None, id_dtype, after=None) -> dict:
+               weight: str | None, id_dtype, after=None, id_base: int | None = None) -> dict:
     """The rows of an input partition with an end owned by worker k, as plain
     arrays when the columns are plain numbers (else pandas Series).
-    ``after`` is k's previous absorb: it paces the takes to the absorbs."""
+    ``after`` is k's previous absorb: it paces the takes to the absorbs.
+    ``id_base`` (:func:`offset_base`): 8-byte ids are taken as uint32
+    offsets from it, and the piece says so (``"id_base"``: the base and the
+    ids' dtype)."""
     ou, ov = route
     host = _host(frame)
     code = ou.dtype.type(k)
     count = None
     rows = None  # positions, made only for a column that is not plain numbers
+    ids = {name: native_byte_order(_cast(host[column], id_dtype))
+           for name, column in (("u", source), ("v", destination))}
+    narrow = id_base is not None and all(
+        _lean(c) and c.dtype.kind in "iu" and c.dtype.itemsize == 8 for c in ids.values())
     piece = {}
     for name, column in (("u", source), ("v", destination), ("w", weight)):
         if column is None:
             piece[name] = None
             continue
-        series = host[column]
-        if name != "w":  # the weights keep their byte order: weight_values reads it
-            series = native_byte_order(_cast(series, id_dtype))
-        if _lean(series) and series.dtype.isnative and series.dtype.itemsize in (1, 2, 4, 8) \
-                and (name == "w" or series.dtype.kind in "iu"):
+        # the weights keep their byte order: weight_values reads it
+        series = ids[name] if name != "w" else host[column]
+        if narrow and name != "w":
+            if count is None:
+                count = _count_taken(ou, ov, code)
+            taken = np.empty(count + 1, dtype=np.uint32)  # + 1: see _take_rows
+            _take_offsets(series.to_numpy().view(np.uint64), ou, ov, code,
+                          np.uint64(id_base % 2**64), taken)
+            piece[name] = taken[:count]
+        elif _lean(series) and series.dtype.isnative and \
+                series.dtype.itemsize in (1, 2, 4, 8) and \
+                (name == "w" or series.dtype.kind in "iu"):
             # one pass over the route codes per column, writing the rows
             # straight into the piece: a boolean mask per end and an int64
             # position per taken row cost more than the piece itself (fresh
@@ -171,6 +211,8 @@ def take_piece(frame, route: tuple, k: int, source: str, destination: str,
                 piece[name] = series.to_numpy()[rows]
             else:
                 piece[name] = series.iloc[rows].reset_index(drop=True)
+    if narrow:
+        piece["id_base"] = (id_base, ids["u"].dtype)
     return piece
 
 
@@ -197,9 +239,20 @@ def _take_rows(values, ou, ov, k, out):
         at += (ou[i] == k) | (ov[i] == k)
 
 
+@njit(cache=True, nogil=True)
+def _take_offsets(values, ou, ov, k, base, out):
+    """:func:`_take_rows` writing ``values - base`` (uint64 bits, wrapping)
+    as uint32 offsets."""
+    at = 0
+    for i in range(ou.shape[0]):
+        out[at] = np.uint32(values[i] - base)
+        at += (ou[i] == k) | (ov[i] == k)
+
+
 def piece_nbytes(piece: dict) -> int:
     total = 0
-    for value in piece.values():
+    for name in ("u", "v", "w"):
+        value = piece[name]
         if hasattr(value, "memory_usage"):  # a Series
             total += int(value.memory_usage(index=False, deep=True))
         elif value is not None:  # a host or device array
@@ -226,6 +279,27 @@ def drop_staged_all(gid: str) -> None:
 
 
 def local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
+    """Renumber and de-duplicate the absorbed pieces: (labels, UndirectedEdges)
+    (:func:`_local_edges`).  Pieces of ids taken as offsets
+    (:func:`take_piece`) are renumbered as offsets, which sort as their ids,
+    and the labels get the base back; offsets beside pieces of whole ids (a
+    partition whose columns were not plain numbers) are widened first."""
+    bases = {p.get("id_base") for p in pieces}
+    if len(bases) > 1:
+        for p in pieces:
+            if p.get("id_base") is not None:
+                base, dtype = p.pop("id_base")
+                p["u"], p["v"] = _widened(p["u"], base, dtype), _widened(p["v"], base, dtype)
+        bases = {None}
+    narrowed = bases.pop() if bases else None
+    labels, edges = _local_edges(pieces, weighted, what, summed)
+    if narrowed is not None:
+        base, dtype = narrowed
+        labels = pd.Series(_widened(labels.to_numpy(), base, dtype), name=labels.name)
+    return labels, edges
+
+
+def _local_edges(pieces: list, weighted: bool, what: str, summed: bool = False):
     """Renumber and de-duplicate the absorbed pieces: (labels, UndirectedEdges).
 
     ``pieces`` is emptied as it is consumed (each piece's rows are freed as
