@@ -140,7 +140,9 @@ def offset_base(bounds: list, id_dtype) -> int | None:
 def _widened(offsets: np.ndarray, base: int, dtype) -> np.ndarray:
     """Offsets from ``base`` back to ids of ``dtype`` (wrapping 64-bit
     arithmetic: exact for every id within 2**32 above the base)."""
-    return (offsets.astype(np.uint64) + np.uint64(base % 2**64)).view(dtype)
+    ids = offsets.astype(np.uint64)
+    ids += np.uint64(base % 2**64)  # in place: one array, not the cast and the sum
+    return ids.view(dtype)
 
 
 def route_partition(frame, source: str, destination: str, boundaries, workers: int,
