@@ -445,9 +445,12 @@ def test_cut_edges_are_written_in_the_lexicographic_order(data):
     me = data.draw(st.integers(0, workers - 1), label="me")
     lo, hi = int(np.searchsorted(owner_of, me)), int(np.searchsorted(owner_of, me, "right"))
     # the edge set holds ghost-to-ghost edges too here (a worker never
-    # receives one): they are no cut edge of this part
+    # receives one): they are no cut edge of this part; weighted, the sort
+    # carries each cut number in the edge's word, or (too many bits: taken
+    # here on purpose) the words and cut numbers are gathered apart
+    carry = data.draw(st.booleans(), label="carry_cut")
     pref, _, cut = owned_preference(undirected_edges(u, v, w, n, np), lo, hi, owner_of,
-                                    workers)
+                                    workers, carry_cut=carry)
     start, key, got_own, got_ghost, entry_cut = cut
     row = np.repeat(np.arange(n), np.diff(whole.offsets))
     owned = (row >= lo) & (row < hi)

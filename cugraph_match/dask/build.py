@@ -677,7 +677,7 @@ def dedup_buckets(starts, lo, w, weighted, summed, distinct):
 
 
 def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of: np.ndarray,
-                     workers: int):
+                     workers: int, carry_cut: bool = True):
     """The preference rows of the owned vertices ``[own_lo, own_hi)`` only
     (ghost rows empty), with the keys ``structure.csr.preference_csr`` gives
     the local edge set, and the cut edges in the order the workers name them
@@ -698,9 +698,10 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     ``edges`` is emptied (its weights serve as the sort's scratch).
     Returns (PreferenceCSR, keys bound = edges + 1, cut edges: ``(cut_start,
     key, own, ghost, entry_cut)``, ``entry_cut[j]`` the cut edge of row
-    entry j, -1 inside the part)."""
+    entry j, -1 inside the part).  ``carry_cut=False`` takes the path for
+    words too narrow to carry the cut numbers whatever their size (tests)."""
     from ..structure.csr import MAX_KEYED_EDGES, PreferenceCSR
-    from ..structure.sort_cpu import bit_width, order_key, sort_with_positions, \
+    from ..structure.sort_cpu import bit_width, order_key, sort_carrying, sort_with_positions, \
         weights_of_order_keys
 
     m, n = edges.num_edges, edges.n
@@ -719,7 +720,7 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
         indices = np.empty(total, dtype=index_dtype(n))
         keys_out = np.empty(total, dtype=np.uint32)
         cut_key = np.empty(own.shape[0], dtype=np.uint32)
-        entry_cut = np.empty(total, dtype=offsets.dtype)
+        entry_cut = np.full(total, -1, dtype=offsets.dtype)
         _scatter_owned_in_order(edges.lo, edges.hi, owner_of, cut_start, own_lo, own_hi,
                                 offsets, indices, keys_out, cut_key, entry_cut)
         edges.lo = edges.hi = None
@@ -728,22 +729,41 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     cut_of_edge = np.empty(m, dtype=index_dtype(m + 1))
     cut_start, own, ghost = _number_cut_edges(edges.lo, edges.hi, own_lo, own_hi, owner_of,
                                               workers, cut_of_edge)
+    # each edge's two ends and its cut number + 1 (0: inside the part) in one
+    # word when they fit (R-MAT 20 on 2 workers: 2 x 20 + 23 bits), so the
+    # weight sort carries the word as one machine's carries its pair and no
+    # gather through the sorted positions follows (two random reads per
+    # edge); else the pair word and a gather of each.  Measured at R-MAT 20 on
+    # 2 workers, each worker's rows in one process, the two ways alternating:
+    # 1.2-2.0 CPU s against 1.4-2.2 for a worker's rows at float64 weights,
+    # 1.0-1.8 against 1.2-1.9 at float32 (whose sort gathers the words)
+    cut_shift = 2 * bits
+    packed = carry_cut and cut_shift + max(bit_width(own.shape[0]), 1) <= 64
     pairs = np.empty(m, dtype=np.uint64)
-    host.join_pairs(edges.lo, edges.hi, np.uint64(bits), pairs)
+    if packed:
+        _join_pair_cut(edges.lo, edges.hi, cut_of_edge, np.uint64(bits), pairs)
+        del cut_of_edge
+    else:
+        host.join_pairs(edges.lo, edges.hi, np.uint64(bits), pairs)
     edges.lo = edges.hi = None
     keys, key_bits = order_key(edges.w)
     dtype = edges.w.dtype
     edges.w = None
     # the order keys (float64 weights: the weights themselves, viewed) are
-    # the radix sort's scratch: nothing reads them after it
-    sorted_keys, positions = sort_with_positions(keys, key_bits, overwrite=True)
-    del keys
-    ascending = np.empty_like(pairs)
-    host.gather(pairs, positions, ascending)
-    del pairs
-    cut_ascending = np.empty_like(cut_of_edge)
-    host.gather(cut_of_edge, positions, cut_ascending)
-    del cut_of_edge, positions
+    # the sort's scratch: nothing reads them after it
+    if packed:
+        sorted_keys, ascending = sort_carrying(keys, pairs, key_bits, overwrite=True)
+        del keys, pairs
+        cut_ascending = np.empty(0, dtype=np.int64)
+    else:
+        sorted_keys, positions = sort_with_positions(keys, key_bits, overwrite=True)
+        del keys
+        ascending = np.empty_like(pairs)
+        host.gather(pairs, positions, ascending)
+        del pairs
+        cut_ascending = np.empty_like(cut_of_edge)
+        host.gather(cut_of_edge, positions, cut_ascending)
+        del cut_of_edge, positions
     table = np.empty(m + 1, dtype=dtype)
     table[0] = 0
     table[1:] = weights_of_order_keys(sorted_keys, dtype)
@@ -751,7 +771,7 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     indices = np.empty(total, dtype=index_dtype(n))
     keys_out = np.empty(total, dtype=np.uint32)
     cut_key = np.empty(own.shape[0], dtype=np.uint32)
-    entry_cut = np.empty(total, dtype=offsets.dtype)
+    entry_cut = np.full(total, -1, dtype=offsets.dtype)
     _scatter_owned(ascending, cut_ascending, np.uint64(bits), own_lo, own_hi, offsets, indices,
                    keys_out, cut_key, entry_cut)
     return PreferenceCSR(offsets, indices, keys_out, table), m + 1, \
@@ -818,8 +838,19 @@ def _place_entry(row, other, key, c, cursor, indices, keys, entry_cut):
     at = cursor[row]
     indices[at] = other
     keys[at] = key
-    entry_cut[at] = c
+    if c >= 0:  # the rest stays -1 (filled in order beforehand: no cache miss here)
+        entry_cut[at] = c
     cursor[row] = at + 1
+
+
+@njit(cache=True, nogil=True)
+def _join_pair_cut(lo, hi, cut_of_edge, bits, out):
+    """``out[e]``: edge e's cut number + 1 (0 inside the part) above its pair
+    word ``hi << bits | lo`` (the caller checked that the three fit)."""
+    shift = bits + bits
+    for e in range(lo.shape[0]):
+        out[e] = (np.uint64(cut_of_edge[e] + 1) << shift) | (np.uint64(hi[e]) << bits) | \
+            np.uint64(lo[e])
 
 
 @njit(cache=True, nogil=True)
@@ -828,15 +859,22 @@ def _scatter_owned(ascending_pairs, cut_ascending, bits, own_lo, own_hi, offsets
     """``pipeline_cpu.scatter_preference_pairs`` writing owned rows only:
     edge g of the greedy order (the ascending order read backwards) gets key
     ``m - g`` and goes to the rows of its owned ends, each row best first; a
-    cut edge's key and its owned end's entry are written as it is placed."""
+    cut edge's key and its owned end's entry are written as it is placed.
+    ``cut_ascending`` empty: each word carries its cut number + 1 above the
+    pair (:func:`_join_pair_cut`)."""
     m = ascending_pairs.shape[0]
     mask = (np.uint64(1) << bits) - np.uint64(1)
+    carried = cut_ascending.shape[0] == 0
+    cut_shift = bits + bits
     cursor = offsets[:-1].copy()
     for g in range(m):
         p = ascending_pairs[m - 1 - g]
-        c = cut_ascending[m - 1 - g]
+        if carried:
+            c = np.int64(p >> cut_shift) - 1
+        else:
+            c = np.int64(cut_ascending[m - 1 - g])
         a = np.int64(p & mask)
-        b = np.int64(p >> bits)
+        b = np.int64((p >> bits) & mask)
         key = m - g
         if c >= 0:
             cut_key[c] = key
