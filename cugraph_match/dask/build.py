@@ -701,8 +701,8 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     entry j, -1 inside the part).  ``carry_cut=False`` takes the path for
     words too narrow to carry the cut numbers whatever their size (tests)."""
     from ..structure.csr import MAX_KEYED_EDGES, PreferenceCSR
-    from ..structure.sort_cpu import bit_width, order_key, sort_carrying, sort_with_positions, \
-        weights_of_order_keys
+    from ..structure.sort_cpu import bit_width, order_key, radix_sort_pairs, \
+        sort_with_positions, weights_of_order_keys
 
     m, n = edges.num_edges, edges.n
     if m > MAX_KEYED_EDGES:
@@ -730,13 +730,13 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     cut_start, own, ghost = _number_cut_edges(edges.lo, edges.hi, own_lo, own_hi, owner_of,
                                               workers, cut_of_edge)
     # each edge's two ends and its cut number + 1 (0: inside the part) in one
-    # word when they fit (R-MAT 20 on 2 workers: 2 x 20 + 23 bits), so the
-    # weight sort carries the word as one machine's carries its pair and no
-    # gather through the sorted positions follows (two random reads per
-    # edge); else the pair word and a gather of each.  Measured at R-MAT 20 on
-    # 2 workers, each worker's rows in one process, the two ways alternating:
-    # 1.2-2.0 CPU s against 1.4-2.2 for a worker's rows at float64 weights,
-    # 1.0-1.8 against 1.2-1.9 at float32 (whose sort gathers the words)
+    # word when they fit (R-MAT 20 on 2 workers: 2 x 20 + 23 bits): the radix
+    # sort then carries the words as one machine's carries its pairs, and
+    # the packed sort's positions gather them, with no second gather of the
+    # cut numbers (random reads).  Else the pair words and the cut numbers
+    # are gathered apart.  Measured at R-MAT 20 on 2 workers, each worker's
+    # rows in one process, the two ways alternating: 0.80-0.86 of the CPU
+    # time at float64 weights, 0.89 at float32 (whose packed sort gathers)
     cut_shift = 2 * bits
     packed = carry_cut and cut_shift + max(bit_width(own.shape[0]), 1) <= 64
     pairs = np.empty(m, dtype=np.uint64)
@@ -751,19 +751,23 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     edges.w = None
     # the order keys (float64 weights: the weights themselves, viewed) are
     # the sort's scratch: nothing reads them after it
-    if packed:
-        sorted_keys, ascending = sort_carrying(keys, pairs, key_bits, overwrite=True)
+    if packed and key_bits + bit_width(max(m - 1, 0)) > 64:
+        sorted_keys, ascending = radix_sort_pairs(keys, pairs, key_bits, overwrite_keys=True,
+                                                  overwrite_values=True)
         del keys, pairs
-        cut_ascending = np.empty(0, dtype=np.int64)
     else:
         sorted_keys, positions = sort_with_positions(keys, key_bits, overwrite=True)
         del keys
         ascending = np.empty_like(pairs)
         host.gather(pairs, positions, ascending)
         del pairs
+    if packed:
+        cut_ascending = np.empty(0, dtype=np.int64)
+    else:
         cut_ascending = np.empty_like(cut_of_edge)
         host.gather(cut_of_edge, positions, cut_ascending)
-        del cut_of_edge, positions
+        del cut_of_edge
+    positions = None
     table = np.empty(m + 1, dtype=dtype)
     table[0] = 0
     table[1:] = weights_of_order_keys(sorted_keys, dtype)

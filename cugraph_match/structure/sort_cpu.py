@@ -243,11 +243,10 @@ def sort_with_positions(keys: np.ndarray, bits: int | None = None, overwrite: bo
     return _radix_sort(keys, bits, overwrite)
 
 
-def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int, overwrite: bool = False):
+def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int):
     """``keys`` sorted (stable) and ``values`` carried along: the packed sort
     and one parallel gather of the values when key and position fit one word,
-    else the radix sort moving the values with the keys (``overwrite``: both
-    given up as its scratch, see :func:`radix_sort_pairs`)."""
+    else the radix sort moving the values with the keys."""
     n = keys.shape[0]
     if bits + bit_width(max(n - 1, 0)) <= 64:
         from .pipeline_cpu import gather
@@ -256,8 +255,7 @@ def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int, overwrite: bo
         out = np.empty_like(values)
         gather(values, positions, out)
         return sorted_keys, out
-    return radix_sort_pairs(keys, values, bits, overwrite_keys=overwrite,
-                            overwrite_values=overwrite)
+    return radix_sort_pairs(keys, values, bits)
 
 
 def stable_argsort(keys: np.ndarray, bits: int | None = None) -> np.ndarray:
