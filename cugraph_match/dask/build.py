@@ -701,7 +701,7 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     entry j, -1 inside the part).  ``carry_cut=False`` takes the path for
     words too narrow to carry the cut numbers whatever their size (tests)."""
     from ..structure.csr import MAX_KEYED_EDGES, PreferenceCSR
-    from ..structure.sort_cpu import bit_width, order_key, radix_sort_pairs, \
+    from ..structure.sort_cpu import bit_width, order_key, packs_positions, radix_sort_pairs, \
         sort_with_positions, weights_of_order_keys
 
     m, n = edges.num_edges, edges.n
@@ -737,10 +737,9 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     # are gathered apart.  Measured at R-MAT 20 on 2 workers, each worker's
     # rows in one process, the two ways alternating: 0.80-0.86 of the CPU
     # time at float64 weights, 0.89 at float32 (whose packed sort gathers)
-    cut_shift = 2 * bits
-    packed = carry_cut and cut_shift + max(bit_width(own.shape[0]), 1) <= 64
+    carried = carry_cut and 2 * bits + max(bit_width(own.shape[0]), 1) <= 64
     pairs = np.empty(m, dtype=np.uint64)
-    if packed:
+    if carried:
         _join_pair_cut(edges.lo, edges.hi, cut_of_edge, np.uint64(bits), pairs)
         del cut_of_edge
     else:
@@ -751,7 +750,8 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
     edges.w = None
     # the order keys (float64 weights: the weights themselves, viewed) are
     # the sort's scratch: nothing reads them after it
-    if packed and key_bits + bit_width(max(m - 1, 0)) > 64:
+    cut_ascending = np.empty(0, dtype=np.int64)  # empty: the words carry them
+    if carried and not packs_positions(key_bits, m):
         sorted_keys, ascending = radix_sort_pairs(keys, pairs, key_bits, overwrite_keys=True,
                                                   overwrite_values=True)
         del keys, pairs
@@ -761,13 +761,11 @@ def owned_preference(edges: UndirectedEdges, own_lo: int, own_hi: int, owner_of:
         ascending = np.empty_like(pairs)
         host.gather(pairs, positions, ascending)
         del pairs
-    if packed:
-        cut_ascending = np.empty(0, dtype=np.int64)
-    else:
-        cut_ascending = np.empty_like(cut_of_edge)
-        host.gather(cut_of_edge, positions, cut_ascending)
-        del cut_of_edge
-    positions = None
+        if not carried:
+            cut_ascending = np.empty_like(cut_of_edge)
+            host.gather(cut_of_edge, positions, cut_ascending)
+            del cut_of_edge
+        del positions
     table = np.empty(m + 1, dtype=dtype)
     table[0] = 0
     table[1:] = weights_of_order_keys(sorted_keys, dtype)

@@ -310,9 +310,9 @@ class DistributedGraph:
                   for part in parts]
         # on the host, 8-byte ids within 2**32 of the smallest travel as
         # uint32 offsets from it (build.offset_base)
-        narrowed = () if device else (b.offset_base(
+        narrowed = {} if device else {"id_base": b.offset_base(
             [s["bounds"] for s in summaries if s.get("bounds")],
-            id_dtype if id_dtype is not None else meta[self.source].dtype),)
+            id_dtype if id_dtype is not None else meta[self.source].dtype)}
         holders = client.who_has(parts)
         source_of = [next(iter(holders.get(part.key, ())), None) for part in parts]
         # worker k takes its rows from the partitions one after another (each
@@ -328,7 +328,7 @@ class DistributedGraph:
                     if source_of[i] is not None else {}
                 piece = client.submit(steps.take_piece, parts[i], routes[i], k, self.source,
                                       self.destination, self.weight, id_dtype, after,
-                                      *narrowed, pure=False, **where)
+                                      pure=False, **narrowed, **where)
                 after = client.submit(b.absorb_piece, key, piece, after, workers=[address],
                                       pure=False)
                 absorbs[k].append(after)

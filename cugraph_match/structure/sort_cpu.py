@@ -212,6 +212,13 @@ def sort_high_words(words, scratch, count):
 # --------------------------------------------------------------------------
 
 
+def packs_positions(bits: int, n: int) -> bool:
+    """Whether :func:`sort_with_positions` sorts ``n`` keys of ``bits`` bits
+    by packing each with its position into one word (the NumPy sort; else
+    the radix sort), so that a caller carrying values picks its way alike."""
+    return bits + bit_width(max(n - 1, 0)) <= 64
+
+
 def sort_with_positions(keys: np.ndarray, bits: int | None = None, overwrite: bool = False):
     """``keys`` (``uint64``) sorted ascending and, for each, where it came from.
 
@@ -232,7 +239,7 @@ def sort_with_positions(keys: np.ndarray, bits: int | None = None, overwrite: bo
         positions = np.empty(n, dtype=position_dtype(n))
         _iota(positions)
         return keys.copy(), positions
-    if bits + position_bits <= 64:
+    if packs_positions(bits, n):
         packed = np.empty(n, dtype=np.uint64)
         _pack(keys, np.uint64(position_bits), packed)
         packed.sort()
@@ -247,8 +254,7 @@ def sort_carrying(keys: np.ndarray, values: np.ndarray, bits: int):
     """``keys`` sorted (stable) and ``values`` carried along: the packed sort
     and one parallel gather of the values when key and position fit one word,
     else the radix sort moving the values with the keys."""
-    n = keys.shape[0]
-    if bits + bit_width(max(n - 1, 0)) <= 64:
+    if packs_positions(bits, keys.shape[0]):
         from .pipeline_cpu import gather
 
         sorted_keys, positions = sort_with_positions(keys, bits)
