@@ -1036,3 +1036,28 @@ def test_superstep_batches_shrink_as_the_messages_run_out():
     for messages in ([3, 2, 1, 1, 1, 1, 1, 1], [9, 1, 9, 1], counts[:-1]):
         for b in range(1, MAX_BATCH + 1):
             assert 1 <= next_batch(messages, b) <= min(2 * b, MAX_BATCH)
+
+
+@pytest.fixture(scope="module", params=[1, 3, 4], ids=lambda p: f"{p}-workers")
+def threaded_cluster(request):
+    """In-process clusters of other sizes than the module's 2 processes."""
+    cluster = distributed.LocalCluster(n_workers=request.param, threads_per_worker=1,
+                                       processes=False, dashboard_address=None)
+    with distributed.Client(cluster, set_as_default=False) as c:
+        yield c
+    cluster.close()
+
+
+@settings(max_examples=examples(6), deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(), partitions=st.integers(1, 8), b=st.sampled_from([0, 1, 2, 5]))
+def test_matchings_on_one_three_and_four_threaded_workers(threaded_cluster, edges, partitions,
+                                                          b):
+    # the matchings over every worker count the issue names (the module's
+    # cluster has 2), 1-8 input partitions, against the single machine
+    frame, edges = dask_frame(edges, partitions)
+    graph = cm.dask.DistributedGraph(frame, client=threaded_cluster)
+    single = cm.suitor_matching(edges, backend="cpu")
+    same_on(threaded_cluster, cm.suitor_matching(graph), single)
+    same_on(threaded_cluster, cm.b_suitor_matching(graph, b=b),
+            cm.b_suitor_matching(edges, b=b, backend="cpu"))

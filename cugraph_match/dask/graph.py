@@ -267,7 +267,10 @@ class DistributedGraph:
 
         while True:
             try:
-                wait(futures, timeout=WATCH_SECONDS)
+                # distributed.wait runs on the default client: this graph's
+                # may be another (``client=``, not set as default)
+                with self.client.as_current():
+                    wait(futures, timeout=WATCH_SECONDS)
                 return
             except TimeoutError:
                 self._require_workers()
