@@ -263,9 +263,10 @@ def test_a_pass_that_lowers_q_is_retried_damped(every_level_distributed):
 
     The call reports the passes it took back, so the test knows the retry
     ran.  It used to run the call a second time with no retries allowed,
-    to show the old result coming back (below the bar); that second call
-    was half of this test's 634 s in the simulator pass (2026-11-29), the
-    longest test of CI, and is no longer made."""
+    to show the old result coming back (below the bar: 0.963 of one
+    machine's, `benchmarks/results/dask_louvain_gpu_sim_2026-11-27`); that
+    second call was half of this test's 634 s in the simulator pass
+    (2026-11-29), the longest test of CI, and is no longer made."""
     from cugraph_match.community.louvain import (COARSE_ABOVE_VERTICES, COARSE_THRESHOLD,
                                                  MAX_PASSES, louvain_of_edge_frame)
     from cugraph_match.datasets import read_graph
