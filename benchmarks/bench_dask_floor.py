@@ -5,9 +5,9 @@ The floor: on a LocalCluster of p worker processes (1 thread each) holding the
 input as :func:`bench_dask.placed_frame` places it (1/p of the rows each),
 every worker runs the single-machine ``suitor_matching(frame, backend="cpu")``
 on the rows it already holds.  Nothing moves between the workers and no
-superstep runs, so the answer is not the graph's matching: this is the work
-that a layout handling each edge once (edges split among the workers, no
-duplicated cut edges) cannot avoid, with each worker paying one machine's cost
+superstep runs, so the answer is not the graph's matching: this is about
+the work that a layout handling each edge once (edges split among the
+workers, no duplicated cut edges) cannot avoid, with each worker paying one machine's cost
 per edge and Dask's per-process background, and nothing for the messages such
 a layout would add.  The issue's target (the workers' CPU seconds summed
 <= 1.5x the single call's at p = 2 and 4) can be met by a layout only if its
@@ -114,14 +114,11 @@ def median(runs: list[dict], key: str) -> float:
 
 
 def write(report: dict, out: str) -> None:
-    Path(out + ".json").write_text(json.dumps(report, indent=1))
-    lines = [f"# The CPU floor of a distributed matching on Dask ({report['date']})", "",
-             f"Machine: {report['machine']}  ", f"Command: `{report['command']}`  ",
-             f"Commit: {report['commit']}", "",
+    lines = B.report_head(report, out, "suitor_matching, its CPU floor,") + [
              ("Workers' CPU seconds summed (user + system), medians of the repeats (each listed "
              "in the JSON). *Floor*: each worker runs one machine's call on the rows it holds "
-             "(1/p of them), nothing moved, no superstep (not the matching: the least work "
-             "any layout does). *Layout*: the real call to its persisted result, checked "
+             "(1/p of them), nothing moved, no superstep (not the matching: about the least "
+             "work any layout does). *Layout*: the real call to its persisted result, checked "
              "equal to the single call's. The single call: fresh processes. The layout's "
              "column includes the check's `.compute()` of the result."), "",
              ("| graph | rows | p | single CPU s | floor CPU s | floor / single | layout CPU s | "

@@ -97,7 +97,7 @@ def refine(frame, assignment=None, draw=None):
         before = pd.concat(g.on_all(louvain_worker.owned_communities), ignore_index=True)
         two_m = float(sum(s["two_m"] for s in starts))
         dask_louvain.refinement_phase(g, two_m, 1.0, 1e-7, 1000, [0, 0],
-                                      {"bytes_moved": 0, "passes": 0})
+                                      {"bytes_moved": 0, "passes": 0, "passes_taken_back": 0})
         after = pd.concat(g.on_all(louvain_worker.owned_communities), ignore_index=True)
         parents = dask_louvain._refined_parents(g)
     finally:

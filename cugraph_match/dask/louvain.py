@@ -345,8 +345,7 @@ def move_phase(g: DistributedGraph, two_m: float, resolution: float, threshold: 
             total[merged["ids"]] -= merged["sums"]
             size[merged["ids"]] -= merged["counts"]
             damped += 1
-            # (.get: the tests run a phase with stats of their own)
-            stats["passes_taken_back"] = stats.get("passes_taken_back", 0) + 1
+            stats["passes_taken_back"] += 1
             if not synchronous or damped > DAMPED_TRIES:
                 break
             # the slots of the partition taken back, and their totals
