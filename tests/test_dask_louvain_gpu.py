@@ -53,9 +53,13 @@ def _contract(result, q, edges):
 BAR = 0.99
 
 
-@pytest.mark.parametrize("name,built,algorithm", [("lesmis", "gpu", "louvain"),
-                                                  ("lesmis", "cpu", "leiden"),
-                                                  ("netscience", "gpu", "louvain")])
+@pytest.mark.parametrize("name,built,algorithm", [
+    ("lesmis", "gpu", "louvain"),
+    ("lesmis", "cpu", "leiden"),
+    pytest.param("netscience", "gpu", "louvain", marks=pytest.mark.skipif(
+        PROFILE == "ci", reason="CI's profile: lesmis stands for netscience (170 s alone, "
+                                "400-530 s in the simulator pass)")),
+])
 def test_gpu_passes_keep_the_contract_and_the_quality(simulated_gpu_client,
                                                       every_level_distributed, name, built,
                                                       algorithm):
@@ -64,7 +68,10 @@ def test_gpu_passes_keep_the_contract_and_the_quality(simulated_gpu_client,
     Louvain on host-built parts runs in the rescaling tests below (karate).
     One call per case, so that the simulator pass's workers share them out:
     lesmis's Louvain and Leiden were one case, the longest but one of the
-    pass (439 s of it on 2026-11-29, 3 workers on 2 cores)."""
+    pass (439 s of it on 2026-11-29, 3 workers on 2 cores).  Netscience
+    (1,589 vertices, 47 passes over 4 levels) runs under the ``thorough``
+    profile: Q 1.000 of one machine's (seed 0, 2026-11-29, 173 s alone), the
+    longest test of CI's simulator pass once jazz's retry case had gone."""
     edges = cm.datasets.load(name)
     frame = dd.from_pandas(edges, npartitions=3)
     graph = cm.dask.DistributedGraph(frame, backend=built)
@@ -106,30 +113,31 @@ def test_gpu_passes_give_the_same_result_on_every_run(simulated_gpu_client,
     assert q == q_again
 
 
+@pytest.mark.parametrize("exponent", [1000, -1060])
 def test_gpu_passes_rescale_weights_at_the_ends_of_float64(simulated_gpu_client,
-                                                          every_level_distributed):
+                                                          every_level_distributed, exponent):
     """Each worker's fixed-point scale came from its own total weight: inf
     near 1e308 (no partition), and beyond ``math.ldexp``'s range near
     1e-308.  The weights are now rescaled over the whole graph first (one
     machine's ``sum_safe``), on the strict CuPy stand-in too (Louvain's GPU
     passes on parts built on the host), and give the unscaled weights'
-    partition and Q.  Both ends in one test, so the unscaled call is made
-    once (as two cases, each made it: 6 calls of about 30 s, now 5)."""
+    partition and Q.  (One case per end, each making the unscaled call
+    again: as one test the five calls were one of the simulator pass's
+    longest items, which its workers cannot share.)"""
     edges = cm.datasets.load("karate")
     weights = np.random.default_rng(2).integers(1, 9, len(edges)).astype(np.float64)
     edges = edges.assign(weight=weights)
+    scaled = dd.from_pandas(edges.assign(weight=np.ldexp(weights, exponent)), npartitions=3)
     parts, q = cm.louvain(dd.from_pandas(edges, npartitions=3), backend="gpu", seed=2)
     parts = parts.compute()
-    for exponent in (1000, -1060):
-        scaled = dd.from_pandas(edges.assign(weight=np.ldexp(weights, exponent)), npartitions=3)
-        got, got_q = cm.louvain(scaled, backend="gpu", seed=2)
-        pd.testing.assert_frame_equal(got.compute(), parts)
-        assert got_q == q, exponent
-        graph = cm.dask.DistributedGraph(scaled, backend="cpu")
-        with installed():
-            standin, standin_q = cm.louvain(graph, backend="gpu", seed=2)
-        pd.testing.assert_frame_equal(standin.compute(), parts)
-        assert standin_q == q, exponent
+    got, got_q = cm.louvain(scaled, backend="gpu", seed=2)
+    pd.testing.assert_frame_equal(got.compute(), parts)
+    assert got_q == q
+    graph = cm.dask.DistributedGraph(scaled, backend="cpu")
+    with installed():
+        standin, standin_q = cm.louvain(graph, backend="gpu", seed=2)
+    pd.testing.assert_frame_equal(standin.compute(), parts)
+    assert standin_q == q
 
 
 def test_one_worker_is_the_single_gpu_louvain(every_level_distributed):
