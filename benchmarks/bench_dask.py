@@ -226,7 +226,20 @@ def placed_frame(client, edges: pd.DataFrame, workers: int):
 
 
 def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
-                     algorithm: str = "suitor", single_q=None, backend: str = "cpu") -> dict:
+                     algorithm: str = "suitor", single_q=None, backend: str = "cpu",
+                     layout: str = "auto") -> dict:
+    """One cluster's call; ``layout``: the matchings' layout (the Dask setting
+    ``cugraph_match.dask.layout``: ``auto``, ``edge`` or ``vertex``)."""
+    import dask
+
+    with dask.config.set({"cugraph_match.dask.layout": layout}):
+        run = _distributed_call(spec, workers, edges, expected, algorithm, single_q, backend)
+    run["layout"] = layout
+    return run
+
+
+def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
+                      algorithm: str = "suitor", single_q=None, backend: str = "cpu") -> dict:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
@@ -292,9 +305,12 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
         del result, got
     build = stats["build"]
     return {"workers": workers, "seconds": seconds, "rounds": stats["rounds"],
+            "layout_run": stats.get("layout", "vertex"),
             "superstep_bytes": stats["bytes_moved"], "build_bytes": build["build_bytes_moved"],
             "total_bytes": stats["bytes_moved"] + build["build_bytes_moved"],
-            "cut_edges": build["cut_edges"], "cut_edge_bytes": build["cut_edge_bytes"],
+            "cut_edges": build.get("cut_edges"), "cut_edge_bytes": build.get("cut_edge_bytes"),
+            "held_vertices": build.get("held_vertices"),
+            "build_cpu_seconds": build.get("build_cpu_seconds"),
             "edges": build["edges"], "messages_per_round": stats["messages_per_round"],
             "call_seconds": call_seconds,
             "idle_bytes": [i["rss"] for i in idle], "input_bytes": [h["rss"] for h in held],
@@ -308,9 +324,11 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             "run_seconds": stats["seconds"], "device": stats["device"],
             "idle_cpu_per_second": idle_rate,
             # the supersteps' kernels, every worker's, summed over the rounds
-            "superstep_seconds_summed": float(sum(stats["superstep_seconds_summed"])),
+            "superstep_seconds_summed": float(sum(stats.get(
+                "superstep_seconds_summed", stats.get("round_seconds_summed", [])))),
             # the kernels beside the call: each superstep's slowest worker, summed
-            "superstep_seconds": float(sum(stats["superstep_seconds"]))}
+            # (the edge layout reports its rounds' phases summed only)
+            "superstep_seconds": float(sum(stats.get("superstep_seconds", [float("nan")])))}
 
 
 def new_report() -> dict:
@@ -384,6 +402,9 @@ def main() -> None:
                         help="run the single call and each cluster this many times (fresh "
                              "processes each time) and report the median: CPU seconds of "
                              "one call vary by a third between runs on these VMs")
+    parser.add_argument("--layouts", nargs="+", default=["auto"],
+                        choices=["auto", "edge", "vertex"],
+                        help="the matchings' layouts to run, each on every cluster size")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.backend == "gpu" and args.algorithm in COMMUNITY:
@@ -396,10 +417,11 @@ def main() -> None:
         print(json.dumps({"graph": spec, "single": single}), flush=True)
         expected = pd.read_parquet(path)
         edges = make_graph(spec)
-        for workers in args.workers:
+        for workers, layout in [(p, lay) for p in args.workers for lay in args.layouts]:
             load = os.getloadavg()[0]
             run = median_run([distributed_call(spec, workers, edges, expected,
-                                               args.algorithm, single["q"], args.backend)
+                                               args.algorithm, single["q"], args.backend,
+                                               layout)
                               for _ in range(args.repeat)])
             run.update(graph=spec, rows=len(edges), single=single, load_average=load)
             run.update(summarize(run, single))
@@ -464,17 +486,17 @@ def write_report(report: dict, out: str) -> None:
              "Memory in MB above each process's idle baseline (after imports and compilation;"
              " the input it holds counted) and above its input (the call's own memory); "
              "worker columns: the largest worker.", "",
-             "| graph | rows | p | single idle MB | single peak−idle | worker idle MB | "
+             "| graph | layout | rows | p | single idle MB | single peak−idle | worker idle MB | "
              "worker peak−idle | ratio | target 1.5/p+0.05 | single peak−input | "
              "worker peak−input | ratio | worker peak−idle in .compute() | ratio | "
              "CPU s single | CPU s workers | CPU ratio | CPU ratio without .compute() | "
              "user CPU ratio without .compute() | "
              "wall s | single wall s | supersteps | superstep s (slowest worker) | "
-             "build MB moved | superstep MB | load |", "|" + "---|" * 26]
+             "build MB moved | superstep MB | load |", "|" + "---|" * 27]
     for r in report["runs"]:
         s = r["single"]
         lines.append(
-            f"| {r['graph']} | {r['rows']:,} | {r['workers']} | {s['idle'] / mb:.0f} | "
+            f"| {r['graph']} | {r.get('layout_run', 'vertex')} | {r['rows']:,} | {r['workers']} | {s['idle'] / mb:.0f} | "
             f"{(s['peak'] - s['idle']) / mb:.0f} | {max(r['idle_bytes']) / mb:.0f} | "
             f"{r['peak_over_idle_max'] / mb:.0f} | {r['idle_ratio']:.3f} | "
             f"{r['target_ratio']:.3f} | {(s['peak'] - s['input']) / mb:.0f} | "
@@ -493,15 +515,15 @@ def write_report(report: dict, out: str) -> None:
               "call, times the call's wall seconds: heartbeats, Dask's sampling profiler, the "
               "memory monitor), and the rest (summaries, routes, takes and the pieces' "
               "transfer, messages, tasks, the result frames).", "",
-              "| graph | p | CPU s single | CPU s workers | part build | superstep kernels "
-              "| background | rest | ratio | ratio without background |", "|" + "---|" * 10]
+              "| graph | layout | p | CPU s single | CPU s workers | part build | superstep kernels "
+              "| background | rest | ratio | ratio without background |", "|" + "---|" * 11]
     for r in report["runs"]:
         parts = breakdown(r)
         if parts is None:
             continue
         total = sum(r["call_cpu_seconds"])
         lines.append(
-            f"| {r['graph']} | {r['workers']} | {r['single']['cpu']:.2f} | {total:.2f} | "
+            f"| {r['graph']} | {r.get('layout_run', 'vertex')} | {r['workers']} | {r['single']['cpu']:.2f} | {total:.2f} | "
             f"{parts['build']:.2f} | {parts['supersteps']:.2f} | {parts['background']:.2f} | "
             f"{parts['rest']:.2f} | {total / r['single']['cpu']:.2f} | "
             f"{(total - parts['background']) / r['single']['cpu']:.2f} |")
@@ -511,10 +533,14 @@ def write_report(report: dict, out: str) -> None:
 def breakdown(run: dict) -> dict | None:
     """The call's CPU seconds summed over the workers, by where they went
     (None for a run measured before these figures were kept)."""
-    if "idle_cpu_per_second" not in run or not run.get("build_phases"):
+    if "idle_cpu_per_second" not in run or not (run.get("build_phases") or
+                                                run.get("build_cpu_seconds")):
         return None
-    # a phase is (name, peak bytes, resident bytes, the build thread's CPU s)
-    build = sum(phases[-1][3] - phases[0][3] for phases in run["build_phases"])
+    if run.get("build_phases"):
+        # a phase is (name, peak bytes, resident bytes, the build thread's CPU s)
+        build = sum(phases[-1][3] - phases[0][3] for phases in run["build_phases"])
+    else:  # the edge layout: each worker's build task, its process's CPU
+        build = sum(run["build_cpu_seconds"])
     background = sum(run["idle_cpu_per_second"]) * run["call_seconds"]
     supersteps = run["superstep_seconds_summed"]
     rest = sum(run["call_cpu_seconds"]) - build - supersteps - background

@@ -27,6 +27,7 @@ from ..structure.graph import (comparable_ids, lacking_ids_error, search_labels,
 from ..structure.inputs import DEFAULT_WEIGHT, computed
 from ..structure.progress import log_step
 from . import worker as w
+from .edge_split import edge_split_eligible, edge_split_matching
 from .graph import DistributedGraph
 
 log = logging.getLogger("cugraph_match.dask")
@@ -253,7 +254,12 @@ def _stats(graph: DistributedGraph, run: dict) -> dict:
 
 def matching_dask(graph: Any, source: str, destination: str, weight, backend: str,
                   return_stats: bool = False):
-    """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list."""
+    """``suitor_matching`` / ``locally_dominant_matching`` of a Dask edge list:
+    on the edge-split layout where it takes the input (:mod:`.edge_split`),
+    else on the vertex layout."""
+    check_dask_backend(backend, gpu_kernels=True)
+    if edge_split_eligible(graph, source, destination, weight, backend):
+        return edge_split_matching(graph, source, destination, weight, return_stats)
     g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     with g.exclusive():
         g.on_all(w.assign_capacities, 1)

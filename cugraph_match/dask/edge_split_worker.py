@@ -1,0 +1,514 @@
+"""What runs on the workers for the edge-split matching (:mod:`.edge_split`).
+
+Each worker keeps the rows it already held, as one machine's preference
+rows over the vertices they touch (a *held* vertex), and for the vertices
+whose ids fall in its range (an *owned* vertex) the offer the vertex holds
+and the edge it proposed along.  A round is three tasks per worker:
+
+1. :func:`candidates`: apply the last round's offer changes to the mirrors
+   and re-activate the vertices refused or displaced; each held active
+   vertex's pointer skips the entries whose offer would not beat the
+   neighbour's offer, and the entry it stops at goes to the vertex's owner;
+2. :func:`proposals`: each owner proposes its vertex's best candidate to
+   the owner of the other end;
+3. :func:`decide`: each owner keeps the best proposal to its vertex if it
+   beats the held offer, tells the vertex's holders the new offer and the
+   holders (and owner) of every refused or displaced proposer to start it
+   again.
+
+Offers compare as one machine's greedy order: by weight, then at equal
+weight by the other end's id (larger first), which at a common end is the
+``(max, min)`` id order of the whole project.  Ids travel as the caller's
+integers (int64), weights as float64 (exact for the weight types taken).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ..structure.graph import Graph
+from ..structure.output import masked_values, new_frame, output_weights
+from .worker import PARTS
+
+#: No offer held: weights are positive, so every edge beats it.
+NO_WEIGHT = 0.0
+
+
+#: A dense table finds ids when their range is at most this many times the
+#: ids it holds (4 bytes a slot); binary search otherwise.
+DENSE_SPAN = 8
+
+
+class IdIndex:
+    """Positions of the caller's ids in a sorted id array: a dense table
+    over the ids' range where it is small (one read per id), else a binary
+    search (R-MAT 20 on 2 workers: the searches of a run's messages took 0.7
+    CPU s of 9).  ``-1`` for an id not held."""
+
+    def __init__(self, ids: np.ndarray):
+        self.ids = ids
+        self.low = int(ids[0]) if ids.shape[0] else 0
+        span = int(ids[-1]) - self.low + 1 if ids.shape[0] else 0
+        self.table = None
+        if 0 < span <= DENSE_SPAN * ids.shape[0] + 1024:
+            self.table = np.full(span, -1, dtype=np.int32 if ids.shape[0] < 2**31
+                                 else np.int64)
+            self.table[ids - self.low] = np.arange(ids.shape[0], dtype=self.table.dtype)
+
+    def find(self, values: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            return lookup_dense(self.table, self.low, values)
+        return lookup_sorted(self.ids, values)
+
+
+@dataclass
+class EdgeSplitPart:
+    """One worker's share of an edge-split graph.
+
+    ``labels`` are the caller's ids of the held vertices (sorted, int64);
+    ``offsets``/``neighbour``/``key`` their preference rows (local ids, best
+    first) and ``weight_of_key`` the weights as float64 (None: every weight
+    1).  ``own_ids`` are the owned vertices' ids (sorted), ``holders`` their
+    holders' bits and ``owner_bit`` this worker's bit.
+    """
+
+    me: int
+    workers: int
+    boundaries: np.ndarray | None
+    labels: np.ndarray
+    offsets: np.ndarray
+    neighbour: np.ndarray
+    key: np.ndarray
+    weight_of_key: np.ndarray | None
+    id_dtype: np.dtype
+    weight_dtype: np.dtype
+    own_ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    holders: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    run: dict = field(default_factory=dict)
+    held_index: IdIndex | None = None
+    own_index: IdIndex | None = None
+
+    @property
+    def weighted(self) -> bool:
+        return self.weight_of_key is not None
+
+
+def owner_of(ids: np.ndarray, boundaries) -> np.ndarray:
+    """The worker owning each id: the number of boundaries at or below it
+    (the vertex layout's rule, ``build.owner_codes``)."""
+    if boundaries is None:
+        return np.zeros(ids.shape[0], dtype=np.int64)
+    return np.searchsorted(boundaries, ids, side="right").astype(np.int64)
+
+
+# --------------------------------------------------------------------------
+# the build
+# --------------------------------------------------------------------------
+
+
+def build_part(gid: str, me: int, workers: int, boundaries, source: str, destination: str,
+               weight, *partitions) -> dict:
+    """Worker ``me``'s part from the input partitions it holds: one machine's
+    graph of these rows (its checks, renumbering, duplicates keeping the
+    largest weight, self-loops apart) and its preference rows; kept under
+    ``gid``.  Returns its figures."""
+    started = time.process_time()
+    frames = [p for p in partitions if len(p)]
+    if frames:
+        frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    else:
+        frame = partitions[0] if partitions else None
+    if frame is None or len(frame) == 0:
+        labels = np.empty(0, dtype=np.int64)
+        offsets = np.zeros(1, dtype=np.int64)
+        neighbour = np.empty(0, dtype=np.int32)
+        key = np.empty(0, dtype=np.uint32)
+        table, id_dtype, weight_dtype = None, np.dtype(np.int64), np.dtype(np.float32)
+        weighted = weight is not None and frame is not None and weight in frame.columns
+        if weighted:
+            table = np.zeros(1, dtype=np.float64)
+            weight_dtype = frame[weight].dtype
+    else:
+        graph = Graph(frame, source, destination, weight, backend="cpu")
+        del frame, frames
+        id_labels = graph.labels
+        id_dtype = id_labels.dtype
+        labels = id_labels.to_numpy().astype(np.int64, copy=False)
+        pref = graph.preference_csr()
+        offsets, neighbour, key = pref.offsets, pref.indices, pref.keys
+        if pref.weight_of_key is None:
+            table, weight_dtype = None, np.dtype(np.float32)
+        else:
+            weight_dtype = pref.weight_of_key.dtype
+            table = pref.weight_of_key.astype(np.float64)
+        del graph, pref, id_labels
+    part = EdgeSplitPart(me, workers, boundaries, labels, offsets, neighbour, key, table,
+                         np.dtype(id_dtype), np.dtype(weight_dtype))
+    PARTS[gid] = part
+    return {"held": int(labels.shape[0]), "entries": int(neighbour.shape[0]),
+            "weighted": table is not None, "id_dtype": str(part.id_dtype),
+            "weight_dtype": str(part.weight_dtype),
+            "nbytes": int(sum(a.nbytes for a in (labels, offsets, neighbour, key)) +
+                          (table.nbytes if table is not None else 0)),
+            "cpu_seconds": time.process_time() - started}
+
+
+def held_share(gid: str, owner: int) -> np.ndarray:
+    """The ids of the held vertices that ``owner`` owns (a stretch of the
+    sorted labels)."""
+    part = PARTS[gid]
+    if part.boundaries is None:
+        return part.labels
+    lo = 0 if owner == 0 else np.searchsorted(part.labels, part.boundaries[owner - 1], "left")
+    hi = part.labels.shape[0] if owner == part.workers - 1 else \
+        np.searchsorted(part.labels, part.boundaries[owner], "left")
+    return part.labels[lo:hi]
+
+
+def learn_owned(gid: str, id_dtype, weight_dtype, *shares) -> int:
+    """The owned vertices (every worker's held ids in this range, ``shares[i]``
+    from worker i) and each one's holders; returns how many.  ``id_dtype``,
+    ``weight_dtype``: the result's, as a worker with rows read them (one
+    without rows owns vertices too)."""
+    part = PARTS[gid]
+    part.id_dtype, part.weight_dtype = np.dtype(id_dtype), np.dtype(weight_dtype)
+    own_ids = sorted_union([np.asarray(s, dtype=np.int64) for s in shares])
+    own_index = IdIndex(own_ids)
+    holders = np.zeros(own_ids.shape[0], dtype=np.int64)
+    for i, share in enumerate(shares):
+        if len(share):
+            holders[own_index.find(np.asarray(share, dtype=np.int64))] |= \
+                np.int64(1) << np.int64(i)
+    part.own_ids, part.holders, part.own_index = own_ids, holders, own_index
+    part.held_index = IdIndex(part.labels)
+    return int(own_ids.shape[0])
+
+
+def sorted_union(arrays: list) -> np.ndarray:
+    """The distinct values of sorted arrays, sorted (NumPy 2's ``unique``
+    hashes first: 2.1 of a run's 9 CPU s at R-MAT 20)."""
+    if not arrays:
+        return np.empty(0, dtype=np.int64)
+    values = np.concatenate(arrays)
+    values.sort()
+    if values.shape[0] < 2:
+        return values
+    keep = np.empty(values.shape[0], dtype=np.bool_)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
+
+
+# --------------------------------------------------------------------------
+# a run
+# --------------------------------------------------------------------------
+
+
+def start_run(gid: str, run_id: str) -> int:
+    """Fresh state: every held vertex with an entry active, no offer held,
+    no proposal made."""
+    part = PARTS[gid]
+    n_held, n_own = part.labels.shape[0], part.own_ids.shape[0]
+    part.run = {
+        "id": run_id,
+        "pointer": part.offsets[:-1].astype(np.int64),
+        "mirror_weight": np.full(n_held, NO_WEIGHT, dtype=np.float64),
+        "mirror_suitor": np.zeros(n_held, dtype=np.int64),
+        "active": np.flatnonzero(np.diff(part.offsets) > 0).astype(np.int64),
+        # at each owned vertex: the offer it holds (weight, proposer, the
+        # proposer's holders with its owner's bit) and the edge it proposed along
+        "offer_weight": np.full(n_own, NO_WEIGHT, dtype=np.float64),
+        "suitor": np.zeros(n_own, dtype=np.int64),
+        "suitor_holders": np.zeros(n_own, dtype=np.int64),
+        "target": np.zeros(n_own, dtype=np.int64),
+        "proposed": np.zeros(n_own, dtype=np.bool_),
+        "seconds": 0.0,
+    }
+    return int(part.run["active"].shape[0])
+
+
+def _idle(part: EdgeSplitPart, run_id: str) -> bool:
+    return part.run.get("id") != run_id
+
+
+def _step(blocks: list, started: float, **counts) -> dict:
+    """A phase's result: the blocks to every worker, the words it sends to
+    others and their bytes."""
+    sent = bytes_ = 0
+    me = counts.pop("me")
+    for k, blk in enumerate(blocks):
+        if k != me and blk is not None:
+            sent += int(blk[0].shape[0])
+            bytes_ += int(sum(a.nbytes for a in blk))
+    return {"blocks": blocks, "sent": sent, "bytes": bytes_,
+            "seconds": time.perf_counter() - started, **counts}
+
+
+def _empty_blocks(p: int, arrays: int) -> list:
+    return [tuple(np.empty(0, dtype=np.int64) for _ in range(arrays)) for _ in range(p)]
+
+
+def _received(part: EdgeSplitPart, previous, incoming) -> list:
+    """The blocks sent to this worker: the others' and its own (in its
+    previous step, the phase before this one)."""
+    own = previous["blocks"][part.me] if isinstance(previous, dict) else None
+    return [b for b in (*incoming, own) if b is not None]
+
+
+def _split(destination: np.ndarray, p: int, *columns) -> list:
+    """The rows of ``columns`` grouped by ``destination`` (one block per worker)."""
+    if p == 1:
+        return [columns]
+    order = np.argsort(destination, kind="stable")
+    bounds = np.searchsorted(destination[order], np.arange(p + 1))
+    sorted_columns = [c[order] for c in columns]
+    return [tuple(c[bounds[k]:bounds[k + 1]] for c in sorted_columns) for k in range(p)]
+
+
+def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
+    """Phase 1: apply the offer changes and activations of the last round's
+    decisions (``incoming``: blocks ``(vertex, weight, suitor)`` of changed
+    offers and ``(vertex,)`` of activations, one pair per worker), then the
+    candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
+    started = time.perf_counter()
+    part = PARTS[gid]
+    p = part.workers
+    if _idle(part, run_id):
+        return _step(_empty_blocks(p, 3), started, me=part.me, active=0)
+    run = part.run
+    labels = part.labels
+    active = run["active"] if previous is None else np.empty(0, dtype=np.int64)
+    woken = []
+    for blk in _received(part, previous, incoming):
+        vertex, offer_w, offer_s, activated = blk
+        if vertex.shape[0]:
+            at = part.held_index.find(vertex)  # sent to holders only: every one found
+            run["mirror_weight"][at] = offer_w
+            run["mirror_suitor"][at] = offer_s
+        if activated.shape[0]:
+            at = part.own_index.find(activated)
+            run["proposed"][at[at >= 0]] = False
+            at = part.held_index.find(activated)
+            woken.append(at[at >= 0])
+    if woken:
+        active = sorted_union(woken)
+    u, v, w = scan_candidates(part.offsets, part.neighbour, part.key,
+                              part.weight_of_key if part.weighted else np.ones(1),
+                              part.weighted, labels, run["pointer"], run["mirror_weight"],
+                              run["mirror_suitor"], active)
+    blocks = _split(owner_of(u, part.boundaries), p, u, v, w)
+    return _step(blocks, started, me=part.me, active=int(active.shape[0]))
+
+
+def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
+    """Phase 2: at each owned vertex with candidates, the best one proposed
+    to the other end's owner: ``(u, v, weight, holders of u)``."""
+    started = time.perf_counter()
+    part = PARTS[gid]
+    p = part.workers
+    if _idle(part, run_id):
+        return _step(_empty_blocks(p, 4), started, me=part.me)
+    run = part.run
+    blocks = [b for b in _received(part, previous, incoming) if b[0].shape[0]]
+    if not blocks:
+        return _step(_empty_blocks(p, 4), started, me=part.me)
+    u = np.concatenate([b[0] for b in blocks])
+    v = np.concatenate([b[1] for b in blocks])
+    w = np.concatenate([b[2] for b in blocks])
+    at = part.own_index.find(u)
+    pu, pv, pw, pat = best_per_vertex(at, u, v, w, part.own_ids.shape[0])
+    run["target"][pat] = pv
+    run["proposed"][pat] = True
+    hm = part.holders[pat] | (np.int64(1) << np.int64(part.me))
+    blocks = _split(owner_of(pv, part.boundaries), p, pu, pv, pw, hm)
+    return _step(blocks, started, me=part.me, proposals=int(pu.shape[0]))
+
+
+def decide(gid: str, run_id: str, previous, *incoming) -> dict:
+    """Phase 3: each owned vertex keeps its best proposal if it beats the
+    offer it holds; the changed offers go to the vertex's holders and the
+    refused and displaced proposers to their holders and owner:
+    ``(vertex, weight, suitor, activated)`` per worker."""
+    started = time.perf_counter()
+    part = PARTS[gid]
+    p = part.workers
+    if _idle(part, run_id):
+        return _step(_empty_blocks(p, 4), started, me=part.me, activations=0)
+    run = part.run
+    blocks = [b for b in _received(part, previous, incoming) if b[0].shape[0]]
+    if not blocks:
+        return _step(_empty_blocks(p, 4), started, me=part.me, activations=0)
+    u = np.concatenate([b[0] for b in blocks])
+    v = np.concatenate([b[1] for b in blocks])
+    w = np.concatenate([b[2] for b in blocks])
+    hm = np.concatenate([b[3] for b in blocks])
+    at = part.own_index.find(v)
+    changed, woken, woken_holders = accept_best(at, u, w, hm, run["offer_weight"],
+                                                run["suitor"], run["suitor_holders"])
+    changed_ids = part.own_ids[changed]
+    out = []
+    n_activations = 0
+    for k in range(p):
+        bit = np.int64(1) << np.int64(k)
+        told = (part.holders[changed] & bit) != 0
+        wake = (woken_holders & bit) != 0
+        n_activations += int(wake.sum())
+        out.append((changed_ids[told], run["offer_weight"][changed[told]],
+                    run["suitor"][changed[told]], woken[wake]))
+    return _step(out, started, me=part.me, activations=n_activations)
+
+
+def mates_partition(gid: str, offset: int) -> pd.DataFrame:
+    """``vertex | mate | weight`` of the owned vertices, indexed from
+    ``offset``: a vertex is matched to the proposer whose offer it holds
+    when it proposed along the same edge."""
+    part = PARTS[gid]
+    run = part.run
+    matched = (run["offer_weight"] > NO_WEIGHT) & run["proposed"] & \
+        (run["target"] == run["suitor"])
+    missing = ~matched
+    mate = np.where(matched, run["suitor"], 0).astype(part.id_dtype)
+    weights = run["offer_weight"].astype(part.weight_dtype)
+    frame = new_frame(pd, {
+        "vertex": pd.Series(part.own_ids.astype(part.id_dtype), name="vertex"),
+        "mate": masked_values(mate, missing, pd),
+        "weight": masked_values(output_weights(weights), missing, pd),
+    })
+    frame.index = pd.RangeIndex(offset, offset + frame.shape[0])
+    part.run = {"id": None}
+    return frame
+
+
+# --------------------------------------------------------------------------
+# kernels
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def lookup_dense(table, low, values):
+    out = np.empty(values.shape[0], dtype=np.int64)
+    for i in range(values.shape[0]):
+        at = values[i] - low
+        out[i] = table[at] if 0 <= at < table.shape[0] else -1
+    return out
+
+
+@njit(cache=True)
+def lookup_sorted(ids, values):
+    out = np.searchsorted(ids, values)
+    for i in range(values.shape[0]):
+        if out[i] >= ids.shape[0] or ids[out[i]] != values[i]:
+            out[i] = -1
+    return out
+
+
+@njit(cache=True)
+def scan_candidates(offsets, neighbour, key, weight_of_key, weighted, labels, pointer,
+                    mirror_weight, mirror_suitor, active):
+    """Each active vertex's pointer past the entries whose offer loses to the
+    neighbour's (as the mirrors know it); the entry it stops at, if any, is
+    the vertex's candidate here: (u, v, weight) in the caller's ids."""
+    n = active.shape[0]
+    out_u = np.empty(n, dtype=np.int64)
+    out_v = np.empty(n, dtype=np.int64)
+    out_w = np.empty(n, dtype=np.float64)
+    found = 0
+    for i in range(n):
+        u = active[i]
+        me = labels[u]
+        j = pointer[u]
+        end = offsets[u + 1]
+        while j < end:
+            x = neighbour[j]
+            w = weight_of_key[key[j]] if weighted else 1.0
+            held = mirror_weight[x]
+            if w > held or (w == held and me > mirror_suitor[x]):
+                break
+            j += 1
+        pointer[u] = j
+        if j < end:
+            out_u[found] = me
+            out_v[found] = labels[neighbour[j]]
+            out_w[found] = weight_of_key[key[j]] if weighted else 1.0
+            found += 1
+    return out_u[:found], out_v[:found], out_w[:found]
+
+
+@njit(cache=True)
+def best_per_vertex(at, u, v, w, n_own):
+    """The best candidate (weight, then larger other end) of each vertex
+    ``u[i]`` (owned index ``at[i]``): one proposal per vertex."""
+    best = np.full(n_own, -1, dtype=np.int64)
+    order = np.empty(at.shape[0], dtype=np.int64)
+    count = 0
+    for i in range(at.shape[0]):
+        a = at[i]
+        b = best[a]
+        if b < 0:
+            best[a] = i
+            order[count] = a
+            count += 1
+        elif w[i] > w[b] or (w[i] == w[b] and v[i] > v[b]):
+            best[a] = i
+    out_u = np.empty(count, dtype=np.int64)
+    out_v = np.empty(count, dtype=np.int64)
+    out_w = np.empty(count, dtype=np.float64)
+    out_at = np.empty(count, dtype=np.int64)
+    for c in range(count):
+        i = best[order[c]]
+        out_u[c], out_v[c], out_w[c], out_at[c] = u[i], v[i], w[i], order[c]
+    return out_u, out_v, out_w, out_at
+
+
+@njit(cache=True)
+def accept_best(at, u, w, hm, offer_weight, suitor, suitor_holders):
+    """Each proposed-to vertex keeps the best of this round's proposals if it
+    beats its offer.  Returns the vertices whose offer changed (owned
+    indices), and the proposers to start again (refused, or displaced) with
+    their holders' bits."""
+    n = at.shape[0]
+    n_own = offer_weight.shape[0]
+    best = np.full(n_own, -1, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        a = at[i]
+        b = best[a]
+        if b < 0:
+            best[a] = i
+            touched[count] = a
+            count += 1
+        elif w[i] > w[b] or (w[i] == w[b] and u[i] > u[b]):
+            best[a] = i
+    changed = np.empty(count, dtype=np.int64)
+    woken = np.empty(n + count, dtype=np.int64)
+    woken_holders = np.empty(n + count, dtype=np.int64)
+    n_changed = 0
+    n_woken = 0
+    for c in range(count):
+        a = touched[c]
+        i = best[a]
+        held = offer_weight[a]
+        if w[i] > held or (w[i] == held and u[i] > suitor[a]):
+            if held > 0.0:  # the proposer it held is displaced
+                woken[n_woken] = suitor[a]
+                woken_holders[n_woken] = suitor_holders[a]
+                n_woken += 1
+            offer_weight[a] = w[i]
+            suitor[a] = u[i]
+            suitor_holders[a] = hm[i]
+            changed[n_changed] = a
+            n_changed += 1
+        else:
+            best[a] = -2  # nobody accepted here this round
+    for i in range(n):
+        if best[at[i]] != i:
+            woken[n_woken] = u[i]
+            woken_holders[n_woken] = hm[i]
+            n_woken += 1
+    return changed[:n_changed], woken[:n_woken], woken_holders[:n_woken]

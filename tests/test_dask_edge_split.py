@@ -1,0 +1,269 @@
+"""The edge-split layout of the Dask matchings (cugraph_match/dask/edge_split.py):
+rows stay on the worker holding them, vertices' offers live at their range
+owner, and Suitor runs in rounds of three exchanges.  Its result must be one
+machine's frame row for row (which tests/test_matching.py holds to the greedy
+oracle), on hypothesis graphs with ties, every id and weight dtype it takes,
+1-8 partitions, workers holding no rows, and the shared real graphs; inputs
+it does not take go to the vertex layout with the same result."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
+
+import cugraph_match as cm
+from cugraph_match.datasets import read_graph
+from oracle import SHARED_DATA, greedy_matching, assert_equal_matchings
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
+
+from cugraph_match.dask import edge_split as es  # noqa: E402
+from cugraph_match.dask import edge_split_worker as esw  # noqa: E402
+
+NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
+
+
+@pytest.fixture(autouse=True)
+def edge_layout():
+    """Every test here asks for the edge layout (the default is the vertex one)."""
+    with dask.config.set({es.LAYOUT_SETTING: "edge"}):
+        yield
+GRAPHS = sorted((SHARED_DATA / "graphs").glob("*.mtx"))
+needs_shared = pytest.mark.skipif(not GRAPHS, reason=f"no graphs under {SHARED_DATA}")
+
+#: Id dtypes the layout takes, each with ids near both ends of its range.
+ID_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32]
+WEIGHT_DTYPES = [np.float32, np.float64, np.int16, np.uint32, None]
+
+
+@st.composite
+def typed_edges(draw):
+    """An edge list with ties, repeats, self-loops, and ids of one dtype at
+    the ends of its range."""
+    id_dtype = draw(st.sampled_from(ID_DTYPES))
+    info = np.iinfo(id_dtype)
+    n = draw(st.integers(1, 20))
+    near = st.one_of(st.integers(int(info.min), int(info.min) + 40),
+                     st.integers(int(info.max) - 40, int(info.max)),
+                     st.integers(max(int(info.min), -60), min(int(info.max), 60)))
+    ids = draw(st.lists(near, min_size=n, max_size=n, unique=True))
+    m = draw(st.integers(1, 50))
+    pick = st.integers(0, n - 1)
+    src = np.array([ids[draw(pick)] for _ in range(m)], dtype=id_dtype)
+    dst = np.array([ids[draw(pick)] for _ in range(m)], dtype=id_dtype)
+    weight_dtype = draw(st.sampled_from(WEIGHT_DTYPES))
+    frame = pd.DataFrame({"src": src, "dst": dst})
+    if weight_dtype is not None:
+        values = draw(st.lists(st.sampled_from([1, 2, 3, 7]), min_size=m, max_size=m)) \
+            if draw(st.booleans()) else \
+            draw(st.lists(st.integers(1, 30000), min_size=m, max_size=m))
+        frame["weight"] = np.asarray(values).astype(weight_dtype)
+        if np.dtype(weight_dtype).kind == "f" and draw(st.booleans()):  # extremes
+            big = np.finfo(weight_dtype).max
+            frame.loc[frame.index[:2], "weight"] = [big, np.finfo(weight_dtype).tiny][:min(2, m)]
+    return frame
+
+
+def dask_frame(edges, partitions):
+    return dd.from_pandas(edges, npartitions=min(partitions, len(edges)), sort=False)
+
+
+def rows(frame) -> list:
+    """A frame's rows with its index, nulls as None (Dask's string dtype
+    and one machine's object column hold the same ids)."""
+    return [tuple(None if pd.isna(x) else x for x in row) for row in frame.itertuples()]
+
+
+def matching(frame, **kwargs):
+    """``suitor_matching`` of a Dask frame with its stats."""
+    return cm.suitor_matching(frame, return_stats=True, **kwargs)
+
+
+@settings(max_examples=examples(12), deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=typed_edges(), partitions=st.integers(1, 8))
+def test_equals_the_single_machine_frame(client, edges, partitions):
+    single = cm.suitor_matching(edges, backend="cpu")
+    got, stats = matching(dask_frame(edges, partitions))
+    assert stats["layout"] == "edge"
+    pd.testing.assert_frame_equal(got.compute(), single)
+    pd.testing.assert_frame_equal(cm.locally_dominant_matching(dask_frame(edges, partitions))
+                                  .compute(), single)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ties_everywhere_match_the_greedy_oracle(client, seed):
+    """Every weight equal: the order is the ids' alone, and the matching is
+    the greedy oracle's; a pair repeated in several partitions (workers)
+    with different weights keeps the largest."""
+    rng = np.random.default_rng(seed)
+    n, m = 40, 300
+    edges = pd.DataFrame({"src": rng.integers(0, n, m), "dst": rng.integers(0, n, m),
+                          "weight": np.ones(m)})
+    edges = pd.concat([edges, edges.assign(weight=np.where(rng.random(m) < 0.3, 2.0, 1.0))],
+                      ignore_index=True)
+    got, _ = matching(dask_frame(edges, 4))
+    got = got.compute()
+    assert_equal_matchings(got, greedy_matching(edges["src"], edges["dst"], edges["weight"]))
+    pd.testing.assert_frame_equal(got, cm.suitor_matching(edges, backend="cpu"))
+
+
+@needs_shared
+@pytest.mark.parametrize("path", GRAPHS, ids=lambda p: p.stem)
+def test_real_graphs(client, path):
+    edges, _ = read_graph(path)
+    # random float32 weights: with ties only (most of these graphs) the rounds
+    # follow the ids' long chains (470 on 4elt), tested on small graphs above
+    edges["weight"] = (1.0 - np.random.default_rng(7).random(len(edges))).astype(np.float32)
+    single = cm.suitor_matching(edges, backend="cpu")
+    got, stats = matching(dask_frame(edges, 5))
+    assert stats["layout"] == "edge"
+    pd.testing.assert_frame_equal(got.compute(), single)
+    # nothing moved in the build; the rounds' words are bounded by the
+    # held entries (a candidate, a proposal, an offer change and an
+    # activation per entry at most, each sent once per other worker)
+    assert stats["build"]["build_bytes_moved"] == 0
+    assert sum(stats["messages_per_round"]) <= 4 * sum(stats["build"]["row_entries"])
+
+
+def test_a_worker_without_rows_still_owns_vertices(client):
+    """One partition: one worker holds every row, the other owns half of
+    the ids and reports them, in the dtypes one machine returns."""
+    edges = pd.DataFrame({"src": np.arange(0, 40, dtype=np.int32),
+                          "dst": np.arange(1, 41, dtype=np.int32),
+                          "weight": np.arange(40, 0, -1).astype(np.float32)})
+    got, stats = matching(dd.from_pandas(edges, npartitions=1))
+    assert stats["layout"] == "edge"
+    assert min(stats["build"]["held_vertices"]) == 0
+    assert min(stats["build"]["owned"]) > 0
+    pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(edges, backend="cpu"))
+
+
+@pytest.mark.parametrize("edges, reason", [
+    (pd.DataFrame({"src": ["a", "b"], "dst": ["b", "c"], "weight": [1.0, 2.0]}), "string ids"),
+    (pd.DataFrame({"src": np.array([0, 2**63], dtype=np.uint64),
+                   "dst": np.array([1, 3], dtype=np.uint64), "weight": [1.0, 2.0]}), "uint64"),
+    (pd.DataFrame({"src": [0, 1], "dst": [1, 2],
+                   "weight": np.array([2**60 + 1, 2**60], dtype=np.int64)}), "int64 weights"),
+    (pd.DataFrame({"src": [0, 1], "dst": [1, 2], "weight": np.array([1, 2], np.float16)}),
+     "float16 weights"),
+])
+def test_inputs_it_does_not_take_run_on_the_vertex_layout(client, edges, reason):
+    got, stats = matching(dask_frame(edges, 2))
+    assert stats.get("layout", "vertex") == "vertex", reason
+    assert rows(got.compute()) == rows(cm.suitor_matching(edges, backend="cpu"))
+
+
+def test_the_layout_setting(client):
+    edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]})
+    single = cm.suitor_matching(edges, backend="cpu")
+    for layout, expected in (("auto", "vertex"), ("edge", "edge"), ("vertex", "vertex")):
+        with dask.config.set({es.LAYOUT_SETTING: layout}):
+            got, stats = matching(dask_frame(edges, 2))
+        assert stats.get("layout", "vertex") == expected, layout
+        pd.testing.assert_frame_equal(got.compute(), single)
+    with dask.config.set({es.LAYOUT_SETTING: "edges"}):
+        with pytest.raises(ValueError, match="cugraph_match.dask.layout"):
+            cm.suitor_matching(dask_frame(edges, 2))
+
+
+@pytest.mark.parametrize("column, value, message", [
+    ("weight", np.nan, "NaN"), ("weight", -1.0, "negative"), ("weight", 0.0, "zero"),
+])
+def test_bad_weights_give_the_single_machine_error(client, column, value, message):
+    edges = pd.DataFrame({"src": np.arange(10), "dst": np.arange(1, 11),
+                          "weight": np.ones(10)})
+    edges.loc[6, column] = value
+    with pytest.raises(ValueError) as single:
+        cm.suitor_matching(edges, backend="cpu")
+    with pytest.raises(ValueError) as distributed_error:
+        cm.suitor_matching(dask_frame(edges, 3))
+    assert str(distributed_error.value) == str(single.value)
+    assert message in str(single.value).lower() or message == "NaN"
+
+
+def test_rounds_are_logged_at_info(client, caplog):
+    edges = pd.DataFrame({"src": range(9), "dst": range(1, 10), "weight": np.arange(1.0, 10)})
+    with caplog.at_level(logging.INFO, logger="cugraph_match"):
+        _, stats = matching(dask_frame(edges, 2))
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().startswith("dask edge-split suitor round ")]
+    assert len(lines) == stats["rounds"]
+    assert lines[0].startswith("dask edge-split suitor round 0: 10 vertices")
+
+
+def test_a_path_of_rising_weights_needs_a_round_per_displacement(client):
+    """Weights rising along a path: each vertex is displaced by its other
+    neighbour, one round each, whichever worker holds the rows; the
+    matching is still one machine's."""
+    n = 30
+    edges = pd.DataFrame({"src": np.arange(n - 1), "dst": np.arange(1, n),
+                          "weight": np.arange(1.0, n)})
+    got, stats = matching(dask_frame(edges.sample(frac=1, random_state=1), 3))
+    pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(edges, backend="cpu"))
+    assert 2 <= stats["rounds"] <= n
+
+
+# --------------------------------------------------------------------------
+# the kernels, without a cluster
+# --------------------------------------------------------------------------
+
+
+def test_accept_best_keeps_the_best_proposal_and_wakes_the_rest():
+    # two owned vertices: 0 holds an offer of weight 2 from id 9, 1 holds none
+    offer_weight = np.array([2.0, 0.0])
+    suitor = np.array([9, 0], dtype=np.int64)
+    suitor_holders = np.array([0b10, 0], dtype=np.int64)
+    at = np.array([0, 0, 1, 1, 0], dtype=np.int64)
+    u = np.array([5, 7, 3, 4, 1], dtype=np.int64)
+    w = np.array([2.0, 2.0, 1.0, 1.0, 1.5])
+    hm = np.array([1, 2, 1, 2, 3], dtype=np.int64)
+    changed, woken, woken_holders = esw.accept_best(at, u, w, hm, offer_weight, suitor,
+                                                    suitor_holders)
+    # vertex 0: 7 and 5 tie at weight 2 with the held 9, which wins the tie
+    # (larger id): nobody accepted; vertex 1: 4 beats 3 (larger id)
+    assert changed.tolist() == [1]
+    assert offer_weight.tolist() == [2.0, 1.0] and suitor.tolist() == [9, 4]
+    assert sorted(woken.tolist()) == [1, 3, 5, 7]
+    assert dict(zip(woken.tolist(), woken_holders.tolist())) == {5: 1, 7: 2, 3: 1, 1: 3}
+    # a better proposal displaces the held one, whose holders are woken
+    changed, woken, woken_holders = esw.accept_best(
+        np.array([0]), np.array([2]), np.array([3.0]), np.array([4]), offer_weight, suitor,
+        suitor_holders)
+    assert changed.tolist() == [0] and woken.tolist() == [9] and woken_holders.tolist() == [2]
+
+
+def test_scan_skips_the_entries_that_cannot_win():
+    # vertex 0's row (ids 10 | 20, 30, 40): entries to 1, 2, 3 at weights 5, 4, 3;
+    # 1 holds an offer of 5 from id 50 (beats 0's 5 by id), 2 holds 4 from id 10 (0's own)
+    labels = np.array([10, 20, 30, 40], dtype=np.int64)
+    offsets = np.array([0, 3, 3, 3, 3], dtype=np.int64)
+    neighbour = np.array([1, 2, 3], dtype=np.int32)
+    key = np.array([3, 2, 1], dtype=np.uint32)
+    table = np.array([0.0, 3.0, 4.0, 5.0])
+    pointer = np.array([0, 3, 3, 3], dtype=np.int64)
+    mirror_weight = np.array([0.0, 5.0, 4.0, 0.0])
+    mirror_suitor = np.array([0, 50, 10, 0], dtype=np.int64)
+    u, v, w = esw.scan_candidates(offsets, neighbour, key, table, True, labels, pointer,
+                                  mirror_weight, mirror_suitor, np.array([0, 1]))
+    assert u.tolist() == [10] and v.tolist() == [40] and w.tolist() == [3.0]
+    assert pointer.tolist() == [2, 3, 3, 3]
+
+
+def test_id_index_finds_ids_dense_and_sparse():
+    for ids in (np.array([3, 4, 9, 10], dtype=np.int64),
+                np.array([-2**62, 0, 2**62], dtype=np.int64)):
+        index = esw.IdIndex(ids)
+        assert (index.table is not None) == (int(ids[-1]) - int(ids[0]) < 100)
+        probe = np.concatenate([ids, ids - 1, ids + 1])
+        found = index.find(probe)
+        expected = [int(np.flatnonzero(ids == x)[0]) if x in ids else -1 for x in probe]
+        assert found.tolist() == expected
