@@ -134,7 +134,8 @@ class EdgeSplitGraph(DistributedGraph):
         parts.clear()
         keys = [w.part_key(self.gid, k) for k in range(p)]
         builds = [client.submit(es.build_part, keys[k], k, p, self.boundaries, self.source,
-                                self.destination, self.weight, *mine[k], workers=[address],
+                                self.destination, self.weight, self._what, *mine[k],
+                                workers=[address],
                                 pure=False) for k, address in enumerate(self.workers)]
         del mine
         infos = self.gather(builds)

@@ -31,7 +31,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..structure.graph import Graph
+from ..structure.csr import preference_csr
+from ..structure.edges import undirected_edges
+from ..structure.graph import weight_values
+from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
 from .worker import PARTS
 
@@ -112,41 +115,48 @@ def owner_of(ids: np.ndarray, boundaries) -> np.ndarray:
 
 
 def build_part(gid: str, me: int, workers: int, boundaries, source: str, destination: str,
-               weight, *partitions) -> dict:
+               weight: str | None, what: str, *partitions) -> dict:
     """Worker ``me``'s part from the input partitions it holds: one machine's
-    graph of these rows (its checks, renumbering, duplicates keeping the
-    largest weight, self-loops apart) and its preference rows; kept under
-    ``gid``.  Returns its figures."""
+    undirected edge set of these rows (duplicates keep the largest weight,
+    self-loops apart) and its preference rows; kept under ``gid``.
+    ``weight``: the weight column, None when unweighted; ``what`` names the
+    ids in errors.  The rows are not checked again (the client's summaries
+    checked every partition) and not copied into one frame: the partitions'
+    id columns are renumbered together, as one machine renumbers its frame's.
+    Returns the part's figures."""
     started = time.process_time()
-    frames = [p for p in partitions if len(p)]
-    if frames:
-        frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    else:
-        frame = partitions[0] if partitions else None
-    if frame is None or len(frame) == 0:
+    frames = [f for f in partitions if len(f)]
+    weight_dtype = np.dtype(np.float32)
+    if not frames:  # a worker without rows still owns vertices (learn_owned)
         labels = np.empty(0, dtype=np.int64)
         offsets = np.zeros(1, dtype=np.int64)
         neighbour = np.empty(0, dtype=np.int32)
         key = np.empty(0, dtype=np.uint32)
-        table, id_dtype, weight_dtype = None, np.dtype(np.int64), np.dtype(np.float32)
-        weighted = weight is not None and frame is not None and weight in frame.columns
-        if weighted:
-            table = np.zeros(1, dtype=np.float64)
-            weight_dtype = frame[weight].dtype
+        table = np.zeros(1, dtype=np.float64) if weight is not None else None
+        id_dtype = np.dtype(np.int64)
     else:
-        graph = Graph(frame, source, destination, weight, backend="cpu")
-        del frame, frames
-        id_labels = graph.labels
+        columns = [column for f in frames for column in (f[source], f[destination])]
+        codes, id_labels = renumber(columns, pd, np, what)
+        del columns
+        u = codes[0] if len(frames) == 1 else np.concatenate(codes[0::2])
+        v = codes[1] if len(frames) == 1 else np.concatenate(codes[1::2])
+        del codes
+        w = None
+        if weight is not None:
+            w = np.concatenate([weight_values(f[weight], np) for f in frames])
+        del frames
+        edges = undirected_edges(u, v, w, len(id_labels), np)
+        del u, v, w
+        pref = preference_csr(edges, np)
+        del edges
         id_dtype = id_labels.dtype
         labels = id_labels.to_numpy().astype(np.int64, copy=False)
-        pref = graph.preference_csr()
         offsets, neighbour, key = pref.offsets, pref.indices, pref.keys
-        if pref.weight_of_key is None:
-            table, weight_dtype = None, np.dtype(np.float32)
-        else:
+        table = None
+        if pref.weight_of_key is not None:
             weight_dtype = pref.weight_of_key.dtype
             table = pref.weight_of_key.astype(np.float64)
-        del graph, pref, id_labels
+        del pref, id_labels
     part = EdgeSplitPart(me, workers, boundaries, labels, offsets, neighbour, key, table,
                          np.dtype(id_dtype), np.dtype(weight_dtype))
     PARTS[gid] = part
