@@ -10,7 +10,9 @@ imported only when such an input arrives.
 
 Layout: ``graph`` (the distributed graph and its build), ``worker`` (what
 runs on the workers, and the parts they keep), ``kernels`` (the numba
-superstep), ``matching`` and ``modularity`` (the drivers).
+superstep), ``matching`` and ``modularity`` (the drivers); ``edge_split`` and
+``edge_split_worker``: the matchings' edge-split layout (rows kept where they
+lie), taken when the Dask setting ``cugraph_match.dask.layout`` is ``"edge"``.
 """
 
 from .graph import DistributedGraph, is_dask_input

@@ -85,8 +85,9 @@ def edge_split_eligible(frame: Any, source: str, destination: str, weight,
     chains of displacements in the greedy order, which are short under
     distinct weights (7 rounds at R-MAT 20, 5 on the 4elt mesh with random
     weights) and long where ties leave the order to the ids (470 rounds on
-    4elt unweighted, 57 s against the vertex layout's 1.3 s, whose
-    supersteps run each worker's part to a fixed point)."""
+    4elt unweighted, 57 s against the vertex layout's 1.0 s, whose
+    supersteps run each worker's part to a fixed point;
+    ``benchmarks/results/dask_layout_rounds_cpu_2026-11-29``)."""
     if requested_layout() != "edge" or isinstance(frame, DistributedGraph) or backend == "gpu":
         return False
     meta = getattr(frame, "_meta", None)
