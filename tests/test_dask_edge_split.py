@@ -129,10 +129,11 @@ def test_real_graphs(client, path):
     got, stats = matching(dask_frame(edges, 5))
     assert stats["layout"] == "edge"
     pd.testing.assert_frame_equal(got.compute(), single)
-    # nothing moved in the build; the rounds' words are bounded by the
-    # held entries (a candidate, a proposal, an offer change and an
-    # activation per entry at most, each sent once per other worker)
-    assert stats["build"]["build_bytes_moved"] == 0
+    # no row moved in the build, only held ids (8 bytes each, at most one
+    # per held vertex); the rounds' words are bounded by the held entries (a
+    # candidate, a proposal, an offer change and an activation per entry at
+    # most, each sent once per other worker)
+    assert stats["build"]["build_bytes_moved"] <= 8 * sum(stats["build"]["held_vertices"])
     assert sum(stats["messages_per_round"]) <= 4 * sum(stats["build"]["row_entries"])
 
 

@@ -144,11 +144,12 @@ class EdgeSplitGraph(DistributedGraph):
                                  pure=False) for i in range(p)] for j in range(p)]
         # the result's dtypes as one machine reads the rows (any worker with rows)
         read = next((i for i in infos if i["held"]), infos[0])
-        owned = self.gather([client.submit(es.learn_owned, keys[j], read["id_dtype"],
+        learned = self.gather([client.submit(es.learn_owned, keys[j], read["id_dtype"],
                                            read["weight_dtype"], *shares[j],
                                            workers=[address], pure=False)
                              for j, address in enumerate(self.workers)])
         del shares
+        owned = [r["owned"] for r in learned]
         self.parts = infos
         self.offsets = np.concatenate([[0], np.cumsum(owned)]).astype(np.int64)
         rows = sum(s["rows"] for s in summaries)
@@ -157,8 +158,9 @@ class EdgeSplitGraph(DistributedGraph):
             "vertices": int(self.offsets[-1]),
             # each worker's own edges: a pair held by two workers counts twice
             "edges": sum(i["entries"] for i in infos) // 2,
-            # no row moves: the only build messages are the held ids
-            "build_bytes_moved": 0, "owned": [int(c) for c in owned],
+            # no row moves: the build's only messages are the held ids
+            "build_bytes_moved": sum(r["received"] for r in learned),
+            "owned": [int(c) for c in owned],
             "held_vertices": [i["held"] for i in infos],
             "row_entries": [i["entries"] for i in infos],
             "part_bytes": [i["nbytes"] for i in infos],

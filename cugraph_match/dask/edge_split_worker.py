@@ -180,9 +180,10 @@ def held_share(gid: str, owner: int) -> np.ndarray:
     return part.labels[lo:hi]
 
 
-def learn_owned(gid: str, id_dtype, weight_dtype, *shares) -> int:
+def learn_owned(gid: str, id_dtype, weight_dtype, *shares) -> dict:
     """The owned vertices (every worker's held ids in this range, ``shares[i]``
-    from worker i) and each one's holders; returns how many.  ``id_dtype``,
+    from worker i) and each one's holders; returns how many (``owned``) and
+    the bytes of the other workers' shares (``received``).  ``id_dtype``,
     ``weight_dtype``: the result's, as a worker with rows read them (one
     without rows owns vertices too)."""
     part = PARTS[gid]
@@ -196,7 +197,9 @@ def learn_owned(gid: str, id_dtype, weight_dtype, *shares) -> int:
                 np.int64(1) << np.int64(i)
     part.own_ids, part.holders, part.own_index = own_ids, holders, own_index
     part.held_index = IdIndex(part.labels)
-    return int(own_ids.shape[0])
+    received = sum(int(np.asarray(share).nbytes) for i, share in enumerate(shares)
+                   if i != part.me)
+    return {"owned": int(own_ids.shape[0]), "received": received}
 
 
 def sorted_union(arrays: list) -> np.ndarray:
@@ -450,9 +453,10 @@ def scan_candidates(offsets, neighbour, key, weight_of_key, weighted, labels, po
 
 
 @njit(cache=True)
-def best_per_vertex(at, u, v, w, n_own):
-    """The best candidate (weight, then larger other end) of each vertex
-    ``u[i]`` (owned index ``at[i]``): one proposal per vertex."""
+def best_of_each(at, other, w, n_own):
+    """For each owned index ``at[i]`` the row ``i`` with the best (weight,
+    then larger ``other`` id); returns that row per index (-1: none), the
+    indices met in order of first sight, and how many."""
     best = np.full(n_own, -1, dtype=np.int64)
     order = np.empty(at.shape[0], dtype=np.int64)
     count = 0
@@ -463,8 +467,16 @@ def best_per_vertex(at, u, v, w, n_own):
             best[a] = i
             order[count] = a
             count += 1
-        elif w[i] > w[b] or (w[i] == w[b] and v[i] > v[b]):
+        elif w[i] > w[b] or (w[i] == w[b] and other[i] > other[b]):
             best[a] = i
+    return best, order, count
+
+
+@njit(cache=True)
+def best_per_vertex(at, u, v, w, n_own):
+    """The best candidate (weight, then larger other end) of each vertex
+    ``u[i]`` (owned index ``at[i]``): one proposal per vertex."""
+    best, order, count = best_of_each(at, v, w, n_own)
     out_u = np.empty(count, dtype=np.int64)
     out_v = np.empty(count, dtype=np.int64)
     out_w = np.empty(count, dtype=np.float64)
@@ -482,19 +494,7 @@ def accept_best(at, u, w, hm, offer_weight, suitor, suitor_holders):
     indices), and the proposers to start again (refused, or displaced) with
     their holders' bits."""
     n = at.shape[0]
-    n_own = offer_weight.shape[0]
-    best = np.full(n_own, -1, dtype=np.int64)
-    touched = np.empty(n, dtype=np.int64)
-    count = 0
-    for i in range(n):
-        a = at[i]
-        b = best[a]
-        if b < 0:
-            best[a] = i
-            touched[count] = a
-            count += 1
-        elif w[i] > w[b] or (w[i] == w[b] and u[i] > u[b]):
-            best[a] = i
+    best, touched, count = best_of_each(at, u, w, offer_weight.shape[0])
     changed = np.empty(count, dtype=np.int64)
     woken = np.empty(n + count, dtype=np.int64)
     woken_holders = np.empty(n + count, dtype=np.int64)
