@@ -39,7 +39,7 @@ from ..structure.inputs import DEFAULT_WEIGHT, frame_library
 from ..structure.progress import log_step
 from . import edge_split_worker as es
 from . import worker as w
-from .graph import SAMPLE_PER_PARTITION, DistributedGraph, _boundaries, _client
+from .graph import DistributedGraph, _client
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -118,12 +118,7 @@ class EdgeSplitGraph(DistributedGraph):
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
         started = time.perf_counter()
-        summaries = client.gather([
-            client.submit(w.summarize_partition, part, self.source, self.destination,
-                          self.weight, SAMPLE_PER_PARTITION, i, pure=False)
-            for i, part in enumerate(parts)])
-        self._check(summaries)
-        self.boundaries = _boundaries(summaries, p, self._id_dtype(meta, summaries))
+        summaries, _ = self.summarize(parts, meta)
         if self.boundaries is not None:
             self.boundaries = np.asarray(self.boundaries).astype(np.int64)
         holders = client.who_has(parts)

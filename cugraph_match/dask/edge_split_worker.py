@@ -262,8 +262,16 @@ def _step(blocks: list, started: float, **counts) -> dict:
             "seconds": time.perf_counter() - started, **counts}
 
 
-def _empty_blocks(p: int, arrays: int) -> list:
-    return [tuple(np.empty(0, dtype=np.int64) for _ in range(arrays)) for _ in range(p)]
+#: The columns of each phase's blocks (ids and holders' bits int64, weights float64).
+CANDIDATE_COLUMNS = (np.int64, np.int64, np.float64)  # u, v, weight
+PROPOSAL_COLUMNS = (np.int64, np.int64, np.float64, np.int64)  # u, v, weight, holders of u
+DECISION_COLUMNS = (np.int64, np.float64, np.int64, np.int64)  # vertex, weight, suitor, woken
+
+
+def _nothing(part: EdgeSplitPart, started: float, columns: tuple, **counts) -> dict:
+    """A phase that sends nothing (another run's, or nothing received)."""
+    blocks = [tuple(np.empty(0, dtype=c) for c in columns) for _ in range(part.workers)]
+    return _step(blocks, started, me=part.me, **counts)
 
 
 def _received(part: EdgeSplitPart, previous, incoming) -> list:
@@ -271,6 +279,17 @@ def _received(part: EdgeSplitPart, previous, incoming) -> list:
     previous step, the phase before this one)."""
     own = previous["blocks"][part.me] if isinstance(previous, dict) else None
     return [b for b in (*incoming, own) if b is not None]
+
+
+def _incoming_columns(part: EdgeSplitPart, run_id: str, previous, incoming) -> list | None:
+    """The received blocks' columns, each joined over the senders; None for
+    another run's phase or when nothing came."""
+    if _idle(part, run_id):
+        return None
+    blocks = [b for b in _received(part, previous, incoming) if b[0].shape[0]]
+    if not blocks:
+        return None
+    return [np.concatenate([b[i] for b in blocks]) for i in range(len(blocks[0]))]
 
 
 def _split(destination: np.ndarray, p: int, *columns) -> list:
@@ -288,11 +307,9 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     decisions (``incoming``: blocks ``(vertex, weight, suitor)`` of changed
     offers and ``(vertex,)`` of activations, one pair per worker), then the
     candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
-    started = time.perf_counter()
-    part = PARTS[gid]
-    p = part.workers
+    started, part = time.perf_counter(), PARTS[gid]
     if _idle(part, run_id):
-        return _step(_empty_blocks(p, 3), started, me=part.me, active=0)
+        return _nothing(part, started, CANDIDATE_COLUMNS, active=0)
     run = part.run
     labels = part.labels
     active = run["active"] if previous is None else np.empty(0, dtype=np.int64)
@@ -314,31 +331,25 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
                               part.weight_of_key if part.weighted else np.ones(1),
                               part.weighted, labels, run["pointer"], run["mirror_weight"],
                               run["mirror_suitor"], active)
-    blocks = _split(owner_of(u, part.boundaries), p, u, v, w)
+    blocks = _split(owner_of(u, part.boundaries), part.workers, u, v, w)
     return _step(blocks, started, me=part.me, active=int(active.shape[0]))
 
 
 def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 2: at each owned vertex with candidates, the best one proposed
     to the other end's owner: ``(u, v, weight, holders of u)``."""
-    started = time.perf_counter()
-    part = PARTS[gid]
-    p = part.workers
-    if _idle(part, run_id):
-        return _step(_empty_blocks(p, 4), started, me=part.me)
+    started, part = time.perf_counter(), PARTS[gid]
+    columns = _incoming_columns(part, run_id, previous, incoming)
+    if columns is None:
+        return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0)
     run = part.run
-    blocks = [b for b in _received(part, previous, incoming) if b[0].shape[0]]
-    if not blocks:
-        return _step(_empty_blocks(p, 4), started, me=part.me)
-    u = np.concatenate([b[0] for b in blocks])
-    v = np.concatenate([b[1] for b in blocks])
-    w = np.concatenate([b[2] for b in blocks])
+    u, v, w = columns
     at = part.own_index.find(u)
     pu, pv, pw, pat = best_per_vertex(at, u, v, w, part.own_ids.shape[0])
     run["target"][pat] = pv
     run["proposed"][pat] = True
     hm = part.holders[pat] | (np.int64(1) << np.int64(part.me))
-    blocks = _split(owner_of(pv, part.boundaries), p, pu, pv, pw, hm)
+    blocks = _split(owner_of(pv, part.boundaries), part.workers, pu, pv, pw, hm)
     return _step(blocks, started, me=part.me, proposals=int(pu.shape[0]))
 
 
@@ -347,26 +358,19 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     offer it holds; the changed offers go to the vertex's holders and the
     refused and displaced proposers to their holders and owner:
     ``(vertex, weight, suitor, activated)`` per worker."""
-    started = time.perf_counter()
-    part = PARTS[gid]
-    p = part.workers
-    if _idle(part, run_id):
-        return _step(_empty_blocks(p, 4), started, me=part.me, activations=0)
+    started, part = time.perf_counter(), PARTS[gid]
+    columns = _incoming_columns(part, run_id, previous, incoming)
+    if columns is None:
+        return _nothing(part, started, DECISION_COLUMNS, activations=0)
     run = part.run
-    blocks = [b for b in _received(part, previous, incoming) if b[0].shape[0]]
-    if not blocks:
-        return _step(_empty_blocks(p, 4), started, me=part.me, activations=0)
-    u = np.concatenate([b[0] for b in blocks])
-    v = np.concatenate([b[1] for b in blocks])
-    w = np.concatenate([b[2] for b in blocks])
-    hm = np.concatenate([b[3] for b in blocks])
+    u, v, w, hm = columns
     at = part.own_index.find(v)
     changed, woken, woken_holders = accept_best(at, u, w, hm, run["offer_weight"],
                                                 run["suitor"], run["suitor_holders"])
     changed_ids = part.own_ids[changed]
     out = []
     n_activations = 0
-    for k in range(p):
+    for k in range(part.workers):
         bit = np.int64(1) << np.int64(k)
         told = (part.holders[changed] & bit) != 0
         wake = (woken_holders & bit) != 0

@@ -297,15 +297,24 @@ class DistributedGraph:
 
     # -- the build ----------------------------------------------------------
 
-    def _build(self, parts: list, meta) -> None:
-        client, p = self.client, len(self.workers)
+    def summarize(self, parts: list, meta) -> tuple[list, Any]:
+        """Every partition's summary where it lies, checked as one machine
+        checks the whole frame (the first problem raised), and the owners'
+        ranges (``self.boundaries``) from the summaries' id samples; returns
+        the summaries and the common id dtype (None: the columns' own)."""
+        client = self.client
         summaries = client.gather([
             client.submit(w.summarize_partition, part, self.source, self.destination,
                           self.weight, SAMPLE_PER_PARTITION, i, pure=False)
             for i, part in enumerate(parts)])
         self._check(summaries)
         id_dtype = self._id_dtype(meta, summaries)
-        self.boundaries = _boundaries(summaries, p, id_dtype)
+        self.boundaries = _boundaries(summaries, len(self.workers), id_dtype)
+        return summaries, id_dtype
+
+    def _build(self, parts: list, meta) -> None:
+        client, p = self.client, len(self.workers)
+        summaries, id_dtype = self.summarize(parts, meta)
         self.on_gpu = device = self._builds_on_gpu(meta, id_dtype)
         steps = bg if device else b  # where the rows are routed, taken and kept
         routes = [client.submit(steps.route_partition, part, self.source, self.destination,
