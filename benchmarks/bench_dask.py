@@ -82,13 +82,15 @@ DTYPES = {"": None, "int64": {"ids": np.int64, "weight": np.float64},
 
 
 def make_graph(spec: str) -> pd.DataFrame:
-    """``rmatS`` (R-MAT scale S, seed 1) or ``meshN`` (N x N grid, seed 1),
-    optionally ``:int64`` or ``:unweighted`` (see :data:`DTYPES`)."""
+    """``rmatS`` (R-MAT scale S, 16 rows per id, seed 1), ``rmatSeF`` (F rows
+    per id) or ``meshN`` (N x N grid, seed 1), optionally ``:int64`` or
+    ``:unweighted`` (see :data:`DTYPES`)."""
     name, _, dtypes = spec.partition(":")
     if dtypes not in DTYPES:
         raise ValueError(f"unknown dtypes {dtypes!r} in {spec!r}: one of {sorted(DTYPES)}")
     if name.startswith("rmat"):
-        edges = rmat_edges(int(name[4:]), seed=1)
+        scale, _, factor = name[4:].partition("e")
+        edges = rmat_edges(int(scale), edge_factor=int(factor or 16), seed=1)
     elif name.startswith("mesh"):
         edges = mesh_edges(int(name[4:]), seed=1)
     else:
@@ -105,6 +107,12 @@ def with_dtypes(edges: pd.DataFrame, dtypes: str) -> pd.DataFrame:
     if change["weight"] is None:
         return edges[["src", "dst"]].astype(ids)
     return edges.astype({**ids, "weight": change["weight"]})
+
+
+def layout_cell(run: dict) -> str:
+    """The layout a run took, with the setting when that chose it (``auto: edge``)."""
+    ran = run.get("layout_run", "vertex")
+    return f"auto: {ran}" if run.get("layout") == "auto" else ran
 
 
 def warm_up_graphs(spec: str) -> list[str]:
@@ -496,7 +504,7 @@ def write_report(report: dict, out: str) -> None:
     for r in report["runs"]:
         s = r["single"]
         lines.append(
-            f"| {r['graph']} | {r.get('layout_run', 'vertex')} | {r['rows']:,} | {r['workers']} | {s['idle'] / mb:.0f} | "
+            f"| {r['graph']} | {layout_cell(r)} | {r['rows']:,} | {r['workers']} | {s['idle'] / mb:.0f} | "
             f"{(s['peak'] - s['idle']) / mb:.0f} | {max(r['idle_bytes']) / mb:.0f} | "
             f"{r['peak_over_idle_max'] / mb:.0f} | {r['idle_ratio']:.3f} | "
             f"{r['target_ratio']:.3f} | {(s['peak'] - s['input']) / mb:.0f} | "
@@ -523,7 +531,7 @@ def write_report(report: dict, out: str) -> None:
             continue
         total = sum(r["call_cpu_seconds"])
         lines.append(
-            f"| {r['graph']} | {r.get('layout_run', 'vertex')} | {r['workers']} | {r['single']['cpu']:.2f} | {total:.2f} | "
+            f"| {r['graph']} | {layout_cell(r)} | {r['workers']} | {r['single']['cpu']:.2f} | {total:.2f} | "
             f"{parts['build']:.2f} | {parts['supersteps']:.2f} | {parts['background']:.2f} | "
             f"{parts['rest']:.2f} | {total / r['single']['cpu']:.2f} | "
             f"{(total - parts['background']) / r['single']['cpu']:.2f} |")

@@ -50,7 +50,7 @@ def run_scale(scale: int, workers: int, share: float, timeout: float) -> dict:
     return {
         "scale": scale, "rows": len(edges), "workers": workers, "share": share,
         "single_peak_over_idle": single, "single_seconds": single_seconds,
-        "seconds": run["seconds"], "equal": equal,
+        "seconds": run["seconds"], "equal": equal, "layout": run.get("layout"),
         "same_pids": run["pids"] == run["pids_after"],
         "events": {a: len(e) for a, e in run["events"].items()},
         "event_details": {a: [str(x) for x in e] for a, e in run["events"].items() if e},
@@ -65,18 +65,20 @@ def write(report: dict, out: str) -> None:
               "peak above idle (input counted); Dask pauses a worker at its limit and the nanny "
               "kills it at 1.05 × (spilling off). `peak − idle / budget` ≤ 1 means the worker "
               "stayed within its share.", "",
-              "| R-MAT | rows | workers | single peak − idle MB | budget per worker MB | "
+              "| R-MAT | rows | workers | layout | single peak − idle MB | budget per worker MB | "
               "worker peak − idle MB (max) | / budget (max) | equal to one machine | paused "
               "or restarted | same pids | wall s (cluster / single) |",
-              "|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|"]
+              "|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|"]
     for r in report["runs"]:
         if "stalled" in r:
             lines.append(f"| {r['scale']} | {r['rows']:,} | {r['workers']} | "
+                         f"{r.get('setting', 'auto')} | "
                          f"{r['single_peak_over_idle'] / MB:.0f} | stalled: {r['stalled']} |")
             continue
         over = [(r["peak"][a] - r["idle"][a]) for a in r["peak"]]
         lines.append(
             f"| {r['scale']} | {r['rows']:,} | {r['workers']} | "
+            f"{r.get('setting', 'auto')}: {r.get('layout')} | "
             f"{r['single_peak_over_idle'] / MB:.0f} | "
             f"{r['single_peak_over_idle'] * r['share'] / MB:.0f} | {max(over) / MB:.0f} | "
             f"{max(r['over_budget'].values()):.3f} | {r['equal']} | "
@@ -100,11 +102,17 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=1 / 3)
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds before a stalled (paused) cluster counts as failed")
+    parser.add_argument("--layout", default="auto", choices=["auto", "edge", "vertex"],
+                        help="the matchings' layout setting (cugraph_match.dask.layout)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    import dask
+
     report = new_report()
     for scale in args.scales:
-        run = run_scale(scale, args.workers, args.share, args.timeout)
+        with dask.config.set({"cugraph_match.dask.layout": args.layout}):
+            run = run_scale(scale, args.workers, args.share, args.timeout)
+        run["setting"] = args.layout
         report["runs"].append(run)
         print(json.dumps(run), flush=True)
     if args.out:

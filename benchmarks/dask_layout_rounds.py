@@ -12,6 +12,9 @@ partitions), each result checked equal to the single call's.
 
     python benchmarks/dask_layout_rounds.py --graphs 4elt astro-ph \\
         --out benchmarks/results/dask_layout_rounds_cpu_2026-11-29
+
+``--layouts auto`` shows what the default setting chooses, with the sampled
+rows' figures it read.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ SHARED = HERE.parent.parent / "shared" / "data" / "graphs"
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", nargs="+", default=["4elt", "astro-ph"])
+    parser.add_argument("--layouts", nargs="+", default=["edge", "vertex"],
+                        help="settings of cugraph_match.dask.layout (auto: the call chooses)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
 
@@ -55,7 +60,7 @@ def main() -> None:
                     edges = edges.assign(
                         weight=np.random.default_rng(1).random(len(edges)) + 0.1)
                 single = cm.suitor_matching(edges, backend="cpu")
-                for layout in ("edge", "vertex"):
+                for layout in args.layouts:
                     with dask.config.set({"cugraph_match.dask.layout": layout}):
                         for _ in range(2):  # the second call timed (the first compiles)
                             start = time.perf_counter()
@@ -64,16 +69,25 @@ def main() -> None:
                             got = result.compute()
                             seconds = time.perf_counter() - start
                     pd.testing.assert_frame_equal(got, single)
+                    ran = stats.get("layout", "vertex")
                     run = {"graph": name, "rows": len(edges), "weights": weighting,
-                           "layout": stats.get("layout", "vertex"), "rounds": stats["rounds"],
-                           "seconds": seconds}
+                           "layout": f"auto: {ran}" if layout == "auto" else ran,
+                           "rounds": stats["rounds"], "seconds": seconds,
+                           "choice": stats["build"].get("layout_choice")}
                     report["runs"].append(run)
                     print(json.dumps(run), flush=True)
     if args.out:
         lines = B.report_head(report, args.out, "suitor_matching: the layouts' rounds") + [
-            "", "| graph | rows | weights | layout | rounds | wall s |", "|---|---:|---|---|---:|---:|"]
-        lines += [f"| {r['graph']} | {r['rows']:,} | {r['weights']} | {r['layout']} | "
-                  f"{r['rounds']} | {r['seconds']:.2f} |" for r in report["runs"]]
+            "", "The sampled rows' figures (`auto` only): the cut over scattered ids', the "
+                "distinct weights' share, rows per id of the id range (`edge_split.choose_layout`).",
+            "", "| graph | rows | weights | layout | rounds | wall s | cut | distinct weights | "
+                "rows per id |", "|---|---:|---|---|---:|---:|---:|---:|---:|"]
+        for r in report["runs"]:
+            choice = r["choice"] if r["choice"] and "cut" in r["choice"] else None
+            figures = (f"{choice['cut']:.2f} | {choice['distinct_weights']:.2f} | "
+                       f"{choice['rows_per_id']:.1f}") if choice else "| |"
+            lines.append(f"| {r['graph']} | {r['rows']:,} | {r['weights']} | {r['layout']} | "
+                         f"{r['rounds']} | {r['seconds']:.2f} | {figures} |")
         Path(args.out + ".md").write_text("\n".join(lines) + "\n")
 
 

@@ -98,7 +98,8 @@ def limited_run(edges: pd.DataFrame, single_bytes: int, workers: int = 8,
     Returns the computed frame (``result``), per worker address its idle
     bytes, limit, ``VmHWM`` and status-change / memory-restart events, the
     worker pids before and after (equal when none was restarted or
-    replaced), and the call's wall seconds.  ``edges`` go to the workers as
+    replaced), the call's wall seconds and the layout it took (``layout``:
+    the setting's ``"auto"`` chooses).  ``edges`` go to the workers as
     scattered partitions (2 a worker), not inside the task graph.  A call
     not done in ``timeout`` seconds (paused workers wait for memory that
     never comes) raises TimeoutError naming the workers' status changes."""
@@ -127,10 +128,10 @@ def limited_run(edges: pd.DataFrame, single_bytes: int, workers: int = 8,
         # the driver in a thread, so that a cluster that stalls fails here
         # (closing the cluster on the way out ends the thread's waits)
         pool = ThreadPoolExecutor(1)
-        call = pool.submit(lambda: cm.suitor_matching(frame).compute())
+        call = pool.submit(lambda: _computed(*cm.suitor_matching(frame, return_stats=True)))
         pool.shutdown(wait=False)
         try:
-            result = call.result(timeout=timeout)
+            result, layout = call.result(timeout=timeout)
         except TimeoutError:
             raise TimeoutError(f"the limited cluster did not finish in {timeout:.0f} s; "
                                f"status changes: {_changes(client, limit)}") from None
@@ -140,4 +141,9 @@ def limited_run(edges: pd.DataFrame, single_bytes: int, workers: int = 8,
         events = _changes(client, limit)
         pids_after = client.run(os.getpid)
     return {"result": result, "idle": idle, "limit": limit, "peak": peaks, "events": events,
-            "pids": pids, "pids_after": pids_after, "seconds": seconds}
+            "pids": pids, "pids_after": pids_after, "seconds": seconds, "layout": layout}
+
+
+def _computed(result, stats: dict) -> tuple:
+    """The computed frame and the layout the call took (``"auto"`` chooses)."""
+    return result.compute(), stats.get("layout", "vertex")

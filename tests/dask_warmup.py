@@ -70,6 +70,7 @@ def warm_dask_kernels(extra=()) -> None:
     global _warmed
     distributed = __import__("distributed")
     dd = __import__("dask.dataframe", fromlist=["from_pandas"])
+    dask = __import__("dask")
     import cugraph_match as cm
     from cugraph_match import dask as package
     from cugraph_match.dask import louvain as dask_louvain
@@ -87,6 +88,10 @@ def warm_dask_kernels(extra=()) -> None:
             for edges in list(extra) + ([] if _warmed else _frames()):
                 frame = dd.from_pandas(edges, npartitions=2)
                 cm.suitor_matching(frame).compute(scheduler=client)
+                # the edge-split layout's kernels too ("auto" takes it on two
+                # workers or more; one worker runs the vertex layout)
+                with dask.config.set({"cugraph_match.dask.layout": "edge"}):
+                    cm.suitor_matching(frame).compute(scheduler=client)
                 graph = cm.dask.DistributedGraph(frame, client=client)
                 cm.locally_dominant_matching(graph).compute(scheduler=client)
                 cm.b_suitor_matching(graph, b=2).compute(scheduler=client)

@@ -165,6 +165,16 @@ def test_inputs_it_does_not_take_run_on_the_vertex_layout(client, edges, reason)
     assert rows(got.compute()) == rows(cm.suitor_matching(edges, backend="cpu"))
 
 
+def scattered_dense_graph(n: int = 64, degree: int = 20, seed: int = 0) -> pd.DataFrame:
+    """Ids at random (a row's ends in different owners' ranges as often as
+    scattered ids are), distinct weights, ``degree`` rows per id: the kind of
+    edge list ``"auto"`` gives the edge layout."""
+    rng = np.random.default_rng(seed)
+    m = n * degree
+    return pd.DataFrame({"src": rng.integers(0, n, m), "dst": rng.integers(0, n, m),
+                         "weight": rng.permutation(m) + 1.0})
+
+
 def test_the_layout_setting(client):
     edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 3.0, 1.0]})
     single = cm.suitor_matching(edges, backend="cpu")
@@ -173,9 +183,62 @@ def test_the_layout_setting(client):
             got, stats = matching(dask_frame(edges, 2))
         assert stats.get("layout", "vertex") == expected, layout
         pd.testing.assert_frame_equal(got.compute(), single)
+    dense = scattered_dense_graph()
+    for layout, expected in (("auto", "edge"), ("vertex", "vertex")):
+        with dask.config.set({es.LAYOUT_SETTING: layout}):
+            got, stats = matching(dask_frame(dense, 3))
+        assert stats.get("layout", "vertex") == expected, layout
+        pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(dense, backend="cpu"))
     with dask.config.set({es.LAYOUT_SETTING: "edges"}):
         with pytest.raises(ValueError, match="cugraph_match.dask.layout"):
             cm.suitor_matching(dask_frame(edges, 2))
+
+
+def grid_graph(side: int) -> pd.DataFrame:
+    """A side x side grid, ids row by row (neighbours' ids close), distinct weights."""
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return pd.DataFrame({"src": src, "dst": dst,
+                         "weight": np.random.default_rng(1).permutation(len(src)) + 1.0})
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("scattered, dense, distinct weights", "edge"),
+    ("listed both ways", "edge"),  # an edge's two rows are one weight, not a tie
+    ("ties", "vertex"),            # the rounds would follow the ids' chains
+    ("unweighted", "vertex"),      # every edge ties
+    ("grid", "vertex"),            # ends in one owner's range: few rows move
+    ("sparse", "vertex"),          # 2 rows per id: per-vertex state dominates
+])
+def test_auto_chooses_the_layout_from_the_sampled_rows(client, case, expected):
+    edges = {"scattered, dense, distinct weights": scattered_dense_graph(),
+             "listed both ways": pd.concat([scattered_dense_graph(), scattered_dense_graph()
+                                            .rename(columns={"src": "dst", "dst": "src"})],
+                                           ignore_index=True),
+             "ties": scattered_dense_graph().assign(weight=1.0),
+             "unweighted": scattered_dense_graph()[["src", "dst"]],
+             "grid": grid_graph(24),
+             "sparse": scattered_dense_graph(n=400, degree=2)}[case]
+    with dask.config.set({es.LAYOUT_SETTING: "auto"}):
+        got, stats = matching(dask_frame(edges, 4))
+    choice = stats["build"]["layout_choice"]
+    assert choice["layout"] == expected == stats.get("layout", "vertex"), (case, choice)
+    if case == "grid":
+        assert choice["cut"] < 0.3, choice
+    if expected == "edge":
+        assert choice["cut"] > es.SCATTERED_CUT and choice["distinct_weights"] == 1.0
+        assert choice["rows_per_id"] >= es.ROWS_PER_ID
+    pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(edges, backend="cpu"))
+
+
+def test_one_worker_keeps_the_vertex_layout():
+    """The choice needs two owners' ranges to read a cut: one worker, vertex."""
+    summary = {"rows": 10, "rows_sample": scattered_dense_graph().head(10),
+               "bounds": [(0, 1), (0, 1)]}
+    assert es.choose_layout([summary], None, 1, True)["layout"] == "vertex"
+    assert es.choose_layout([summary], np.array([32]), 2, True)["layout"] in ("edge", "vertex")
+    assert es.choose_layout([{"rows": 0}], np.array([32]), 2, True)["layout"] == "vertex"
 
 
 @pytest.mark.parametrize("column, value, message", [

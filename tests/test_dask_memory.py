@@ -31,14 +31,21 @@ SCALE = 16
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc")
-def test_eight_workers_limited_to_a_third_of_the_single_machine_memory():
+@pytest.mark.parametrize("setting, layout", [("auto", "edge"), ("vertex", "vertex")])
+def test_eight_workers_limited_to_a_third_of_the_single_machine_memory(setting, layout):
+    """Both layouts: ``"auto"`` takes the edge one for R-MAT's scattered ids,
+    distinct weights and 16 rows per id."""
+    import dask
+
     cm.suitor_matching(rmat_edges(8, seed=1), backend="cpu")  # compiled before measuring
     warm_dask_kernels(extra=[rmat_edges(8, seed=1)])  # compiled once here, not in 8 workers
     edges, expected, single, _ = single_machine(lambda: rmat_edges(SCALE, seed=3))
     assert np.isfinite(single) and single > 0
     # 12-35 s on the 2-core machine: a stalled (paused) cluster fails at 180 s
-    run = limited_run(edges, single, workers=WORKERS, share=1 / 3, warm=rmat_edges(8, seed=1),
-                      timeout=180)
+    with dask.config.set({"cugraph_match.dask.layout": setting}):
+        run = limited_run(edges, single, workers=WORKERS, share=1 / 3,
+                          warm=rmat_edges(8, seed=1), timeout=180)
+    assert run["layout"] == layout
     assert run["pids_after"] == run["pids"]  # no worker restarted or replaced
     got = run["result"]
     pd.testing.assert_frame_equal(got.astype({"vertex": expected["vertex"].dtype}), expected)

@@ -12,7 +12,8 @@ Layout: ``graph`` (the distributed graph and its build), ``worker`` (what
 runs on the workers, and the parts they keep), ``kernels`` (the numba
 superstep), ``matching`` and ``modularity`` (the drivers); ``edge_split`` and
 ``edge_split_worker``: the matchings' edge-split layout (rows kept where they
-lie), taken when the Dask setting ``cugraph_match.dask.layout`` is ``"edge"``.
+lie), taken when the Dask setting ``cugraph_match.dask.layout`` is ``"edge"``,
+or under ``"auto"`` (the default) where a sample of rows says it pays.
 """
 
 from .graph import DistributedGraph, is_dask_input

@@ -21,8 +21,9 @@ Taken for ``suitor_matching`` and ``locally_dominant_matching`` of a Dask
 edge list with pandas partitions, integer ids (unsigned ones up to 32 bits)
 and float32, float64, small-integer or no weights, on the host
 (:func:`edge_split_eligible`), when the Dask setting
-``cugraph_match.dask.layout`` is ``"edge"`` (``"auto"`` and ``"vertex"``:
-the vertex layout; why not the default: :func:`edge_split_eligible`).
+``cugraph_match.dask.layout`` is ``"edge"``, or ``"auto"`` (the default)
+and the summaries' sample of rows says it pays (:func:`choose_layout`);
+``"vertex"``: the vertex layout always.
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ LAYOUT_SETTING = "cugraph_match.dask.layout"
 LAYOUTS = ("auto", "edge", "vertex")
 #: Holders are bits of one int64 word.
 MAX_WORKERS = 63
+#: The ``"auto"`` choice (:func:`choose_layout`), measured in the README's
+#: *Distributed* section: the edge layout where the sampled rows' ends lie in
+#: different owners' ranges at least this share of what scattered ids give
+#: ((p - 1) / p) ...
+SCATTERED_CUT = 0.8
+#: ... their weights are this share distinct at least (ties leave the order
+#: to the ids, and synchronous rounds pay for the chains that follow) ...
+DISTINCT_WEIGHTS = 0.9
+#: ... and the rows are this many per id of the id range at least (a sparse
+#: graph's per-vertex state at every holder breaks the memory rule).
+ROWS_PER_ID = 8
+#: Whole rows the partitions' summaries sample for the choice (spread over
+#: them: 32,768 rows read a share to about +-0.005).
+ROW_SAMPLE = 32768
 #: Rounds submitted at once before the client reads their counts.
 FIRST_BATCH = 4
 MAX_BATCH = 16
@@ -76,19 +91,14 @@ def _plain_weights(dtype) -> bool:
 
 def edge_split_eligible(frame: Any, source: str, destination: str, weight,
                         backend: str) -> bool:
-    """Whether a Dask edge list takes the edge-split layout: the layout
-    setting says ``"edge"``, and the input is a frame (not a built graph) of
-    pandas partitions whose ids and weights compare exactly as int64 and
-    float64, on the host, on at most :data:`MAX_WORKERS` workers.
-
-    Not the default (``"auto"`` is the vertex layout): its rounds follow the
-    chains of displacements in the greedy order, which are short under
-    distinct weights (7 rounds at R-MAT 20, 5 on the 4elt mesh with random
-    weights) and long where ties leave the order to the ids (470 rounds on
-    4elt unweighted, 57 s against the vertex layout's 1.0 s, whose
-    supersteps run each worker's part to a fixed point;
-    ``benchmarks/results/dask_layout_rounds_cpu_2026-11-29``)."""
-    if requested_layout() != "edge" or isinstance(frame, DistributedGraph) or backend == "gpu":
+    """Whether a Dask edge list may take the edge-split layout: the layout
+    setting says ``"edge"`` or ``"auto"`` (then :func:`choose_layout` decides
+    once the partitions are summarized), and the input is a frame (not a
+    built graph) of pandas partitions whose ids and weights compare exactly
+    as int64 and float64, on the host, on at most :data:`MAX_WORKERS`
+    workers."""
+    if requested_layout() == "vertex" or isinstance(frame, DistributedGraph) or \
+            backend == "gpu":
         return False
     meta = getattr(frame, "_meta", None)
     if meta is None or not hasattr(meta, "columns") or frame_library(meta) is not pd:
@@ -105,6 +115,52 @@ def edge_split_eligible(frame: Any, source: str, destination: str, weight,
     return len(_client(None).nthreads()) <= MAX_WORKERS
 
 
+def choose_layout(summaries: list, boundaries, workers: int, weighted: bool) -> dict:
+    """The ``"auto"`` layout of an eligible edge list, from the summaries'
+    sample of whole rows: ``"edge"`` where the vertex layout would move most
+    rows and store most edges twice and the edge layout's rounds stay few and
+    its parts small, else ``"vertex"``.  Returns the layout and the figures
+    read: ``cut`` (the share of sampled rows, self-loops apart, whose ends
+    have different owners, over the share scattered ids give, (p - 1) / p),
+    ``distinct_weights`` (distinct values over the sampled edges, an edge
+    sampled twice, in either direction, counted once; 0 unweighted: every
+    edge ties) and ``rows_per_id`` (rows as given over the id range's width,
+    at most the rows per vertex).  One worker: ``"vertex"``.
+
+    Measured (README, *Distributed*): on R-MAT 20 the edge layout takes
+    0.6 times the vertex layout's CPU (cut 1.0, distinct weights, 16 rows per
+    id); on a grid (cut 0) the vertex layout moves few rows and the edge
+    layout breaks the memory rule (2 rows per id); where ties leave the
+    greedy order to ids that follow the graph, the edge layout's synchronous
+    rounds pay for every link of the chains of displacements (470 rounds on
+    the 4elt mesh unweighted, 57 s against 1.0 s)."""
+    sample = [s["rows_sample"] for s in summaries if len(s.get("rows_sample", ()))]
+    figures = {"layout": "vertex", "cut": 0.0, "distinct_weights": 0.0, "rows_per_id": 0.0}
+    if workers < 2 or not sample:
+        return figures
+    rows = pd.concat(sample, ignore_index=True)
+    ends = [rows.iloc[:, 0].to_numpy(), rows.iloc[:, 1].to_numpy()]
+    apart = ends[0] != ends[1]
+    owner = [w.owners(pd.Series(end[apart]), boundaries) for end in ends]
+    crossing = float(np.mean(owner[0] != owner[1])) if apart.any() else 0.0
+    figures["cut"] = crossing * workers / (workers - 1)
+    if weighted and rows.shape[1] > 2 and apart.any():
+        # one weight per edge: an edge listed both ways (or repeated) is one
+        # edge, and its copies are not ties between edges
+        lo, hi = np.minimum(ends[0], ends[1])[apart], np.maximum(ends[0], ends[1])[apart]
+        edges = pd.DataFrame({"lo": lo, "hi": hi}).drop_duplicates()
+        weights = rows.iloc[:, 2].to_numpy()[apart][edges.index.to_numpy()]
+        figures["distinct_weights"] = len(np.unique(weights)) / len(weights)
+    bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
+    if bounds:
+        width = max(b[1] for b in bounds) - min(b[0] for b in bounds) + 1
+        figures["rows_per_id"] = sum(s["rows"] for s in summaries) / width
+    if figures["cut"] >= SCATTERED_CUT and figures["distinct_weights"] >= DISTINCT_WEIGHTS \
+            and figures["rows_per_id"] >= ROWS_PER_ID:
+        figures["layout"] = "edge"
+    return figures
+
+
 class EdgeSplitGraph(DistributedGraph):
     """A Dask edge list kept where its partitions lie, for the matchings.
 
@@ -113,12 +169,42 @@ class EdgeSplitGraph(DistributedGraph):
     of ids), then each worker builds one machine's preference rows of the
     partitions it holds and the owners learn their vertices' holders.  Only
     :func:`edge_split_matching` reads it.
+
+    ``choose``: the ``"auto"`` setting; the summaries' sample of rows decides
+    (:func:`choose_layout`), and where it says ``"vertex"`` the graph is built
+    as :class:`DistributedGraph` builds it, from the same summaries, and read
+    as one (``layout`` says which was built).
     """
+
+    ROW_SAMPLE = ROW_SAMPLE
+
+    def __init__(self, edges: Any, source: str, destination: str, weight, choose: bool):
+        self.layout = "auto" if choose else "edge"
+        self._summarized: tuple | None = None
+        super().__init__(edges, source, destination, weight, backend="cpu")
+
+    def summarize(self, parts: list, meta) -> tuple[list, Any]:
+        """The partitions' summaries, made once (the vertex layout's build,
+        when the choice falls on it, reads the same)."""
+        if self._summarized is None:
+            self._summarized = super().summarize(parts, meta)
+        return self._summarized
 
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
         started = time.perf_counter()
         summaries, _ = self.summarize(parts, meta)
+        choice = {"layout": self.layout}
+        if self.layout == "auto":
+            choice = choose_layout(summaries, self.boundaries, p, self.weighted)
+            self.layout = choice["layout"]
+            log.info("cugraph_match.dask: layout %s (sampled rows: cut %.2f of scattered ids', "
+                     "distinct weights %.2f, rows per id %.1f)", self.layout, choice["cut"],
+                     choice["distinct_weights"], choice["rows_per_id"])
+        if self.layout == "vertex":
+            super()._build(parts, meta)
+            self.stats.update(layout="vertex", layout_choice=choice)
+            return
         if self.boundaries is not None:
             self.boundaries = np.asarray(self.boundaries).astype(np.int64)
         holders = client.who_has(parts)
@@ -161,6 +247,7 @@ class EdgeSplitGraph(DistributedGraph):
             "part_bytes": [i["nbytes"] for i in infos],
             "build_cpu_seconds": [i["cpu_seconds"] for i in infos],
             "seconds": time.perf_counter() - started,
+            "layout_choice": choice,
         }
         log.info("cugraph_match.dask: edge-split parts of %s vertices, %s edges on %s workers "
                  "(held vertices per worker %s)", self.stats["vertices"], self.stats["edges"],
@@ -225,10 +312,16 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
     return stats
 
 
-def edge_split_matching(frame: Any, source: str, destination: str, weight,
-                        return_stats: bool = False):
-    """``suitor_matching`` of a Dask edge list on the edge-split layout."""
-    graph = EdgeSplitGraph(frame, source, destination, weight, backend="cpu")
+def edge_split_graph(frame: Any, source: str, destination: str, weight) -> EdgeSplitGraph:
+    """The matchings' graph of an eligible Dask edge list
+    (:func:`edge_split_eligible`) on the layout the setting asks for, or,
+    under ``"auto"``, the one :func:`choose_layout` picks (see ``layout``)."""
+    return EdgeSplitGraph(frame, source, destination, weight,
+                          choose=requested_layout() == "auto")
+
+
+def edge_split_matching(graph: EdgeSplitGraph, return_stats: bool = False):
+    """``suitor_matching`` on a graph built on the edge-split layout."""
     with graph.exclusive():
         run = run_rounds(graph)
         futures = [graph.submit(k, es.mates_partition, int(graph.offsets[k]))

@@ -131,6 +131,11 @@ class DistributedGraph:
     [<NA>, 2, 1, <NA>]
     """
 
+    #: Whole rows the partitions' summaries sample, spread over them (none:
+    #: the vertex layout reads ids only; the layout choice of
+    #: :mod:`.edge_split` reads rows).
+    ROW_SAMPLE = 0
+
     def __init__(self, edges: Any, source: str = "src", destination: str = "dst",
                  weight: str | None = DEFAULT_WEIGHT, client=None, backend: str = "auto"):
         if backend not in ("auto", "cpu", "gpu"):
@@ -303,9 +308,10 @@ class DistributedGraph:
         ranges (``self.boundaries``) from the summaries' id samples; returns
         the summaries and the common id dtype (None: the columns' own)."""
         client = self.client
+        rows_each = -(-self.ROW_SAMPLE // max(len(parts), 1)) if self.ROW_SAMPLE else 0
         summaries = client.gather([
             client.submit(w.summarize_partition, part, self.source, self.destination,
-                          self.weight, SAMPLE_PER_PARTITION, i, pure=False)
+                          self.weight, SAMPLE_PER_PARTITION, i, rows_each, pure=False)
             for i, part in enumerate(parts)])
         self._check(summaries)
         id_dtype = self._id_dtype(meta, summaries)

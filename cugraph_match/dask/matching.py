@@ -27,7 +27,7 @@ from ..structure.graph import (comparable_ids, lacking_ids_error, search_labels,
 from ..structure.inputs import DEFAULT_WEIGHT, computed
 from ..structure.progress import log_step
 from . import worker as w
-from .edge_split import edge_split_eligible, edge_split_matching
+from .edge_split import edge_split_eligible, edge_split_graph, edge_split_matching
 from .graph import DistributedGraph
 
 log = logging.getLogger("cugraph_match.dask")
@@ -259,8 +259,11 @@ def matching_dask(graph: Any, source: str, destination: str, weight, backend: st
     else on the vertex layout."""
     check_dask_backend(backend, gpu_kernels=True)
     if edge_split_eligible(graph, source, destination, weight, backend):
-        return edge_split_matching(graph, source, destination, weight, return_stats)
-    g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
+        g = edge_split_graph(graph, source, destination, weight)
+        if g.layout == "edge":
+            return edge_split_matching(g, return_stats)
+    else:
+        g = as_distributed_graph(graph, source, destination, weight, backend, gpu_kernels=True)
     with g.exclusive():
         g.on_all(w.assign_capacities, 1)
         run = run_b_suitor(g, supersteps_on_gpu(g, backend), mates=True)

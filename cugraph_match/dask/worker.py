@@ -47,11 +47,14 @@ def _host(frame):
 
 
 def summarize_partition(frame, source: str, destination: str, weight: str | None,
-                        sample_size: int, seed: int) -> dict:
+                        sample_size: int, seed: int, row_sample_size: int = 0) -> dict:
     """What the client needs from one input partition before anything moves:
     its row count, every validation problem (count and first row), a sample
     of endpoint ids for the owners' ranges, integer id bounds and the id
-    types present (to refuse unorderable ids as the single-machine path does)."""
+    types present (to refuse unorderable ids as the single-machine path does).
+    With ``row_sample_size``, also up to that many whole rows (``"rows_sample"``:
+    the id and weight columns on the host), drawn apart from the ids' sample
+    so that the owners' ranges do not depend on it."""
     lib = frame_library(frame) or pd
     edges = EdgeInput(lib, frame, source, destination, weight)
     problems = list(edge_problems(edges))
@@ -78,6 +81,12 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     summary["sample"] = sample
     summary["bounds"] = [(int(c.min()), int(c.max())) if c.dtype.kind in "iu" else None
                          for c in ids]
+    if row_sample_size:
+        # each row once (without replacement), in the partition's order
+        rows_taken = np.sort(np.random.default_rng(seed + 1).choice(
+            rows, size=min(row_sample_size, rows), replace=False))
+        sampled = frame[[source, destination] + ([weight] if weight in frame.columns else [])]
+        summary["rows_sample"] = _host(sampled.iloc[rows_taken]).reset_index(drop=True)
     return summary
 
 

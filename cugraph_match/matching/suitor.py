@@ -42,7 +42,11 @@ def suitor_matching(graph: Any, source: str = "src", destination: str = "dst",
         places each worker's part and supersteps: ``"gpu"`` on every worker's
         GPU, ``"auto"`` there when the partitions are cuDF and every worker's
         GPU is usable (not with ``bipartite=True``; ids other than integers
-        are built on the host); the result is the same.
+        are built on the host); the result is the same.  Where the rows
+        stay (each worker's own, or moved to their vertices' owners) is the
+        Dask setting ``cugraph_match.dask.layout``: ``"auto"`` (the
+        default) chooses from a sample of rows, ``"edge"`` or ``"vertex"``
+        force one (README, *Distributed*); the result is the same.
     vertices_per_warp, threads_per_block : int
         GPU launch configuration (the paper found 8 vertices per warp best).
         They change the speed, never the result.
