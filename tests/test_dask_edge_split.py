@@ -233,11 +233,15 @@ def test_auto_chooses_the_layout_from_the_sampled_rows(client, case, expected):
 
 
 def test_one_worker_keeps_the_vertex_layout():
-    """The choice needs two owners' ranges to read a cut: one worker, vertex."""
-    summary = {"rows": 10, "rows_sample": scattered_dense_graph().head(10),
-               "bounds": [(0, 1), (0, 1)]}
+    """The choice needs two owners' ranges to read a cut: the summary that
+    gives two workers the edge layout gives one worker the vertex layout,
+    and so does a graph with no rows."""
+    rows = scattered_dense_graph()  # ids 0..63, 20 rows per id
+    summary = {"rows": len(rows), "rows_sample": rows, "bounds": [(0, 63), (0, 63)]}
+    two = es.choose_layout([summary], np.array([32]), 2, True)
+    assert two["layout"] == "edge" and two["rows_per_id"] == 20.0, two
     assert es.choose_layout([summary], None, 1, True)["layout"] == "vertex"
-    assert es.choose_layout([summary], np.array([32]), 2, True)["layout"] in ("edge", "vertex")
+    assert es.choose_layout([summary], np.array([32]), 2, False)["layout"] == "vertex"
     assert es.choose_layout([{"rows": 0}], np.array([32]), 2, True)["layout"] == "vertex"
 
 
