@@ -21,7 +21,7 @@ import json
 
 import pandas as pd
 
-from bench_dask import new_report, report_head  # noqa: E402  (sets sys.path)
+from bench_dask import layout_cell, new_report, report_head  # noqa: E402  (sets sys.path)
 from dask_limited import limited_run, single_machine  # noqa: E402
 from rmat import rmat_edges  # noqa: E402
 
@@ -78,7 +78,7 @@ def write(report: dict, out: str) -> None:
         over = [(r["peak"][a] - r["idle"][a]) for a in r["peak"]]
         lines.append(
             f"| {r['scale']} | {r['rows']:,} | {r['workers']} | "
-            f"{r.get('setting', 'auto')}: {r.get('layout')} | "
+            f"{layout_cell({'layout': r.get('setting', 'auto'), 'layout_run': r.get('layout')})} | "
             f"{r['single_peak_over_idle'] / MB:.0f} | "
             f"{r['single_peak_over_idle'] * r['share'] / MB:.0f} | {max(over) / MB:.0f} | "
             f"{max(r['over_budget'].values()):.3f} | {r['equal']} | "

@@ -69,9 +69,9 @@ def main() -> None:
                             got = result.compute()
                             seconds = time.perf_counter() - start
                     pd.testing.assert_frame_equal(got, single)
-                    ran = stats.get("layout", "vertex")
+                    ran = {"layout": layout, "layout_run": stats.get("layout", "vertex")}
                     run = {"graph": name, "rows": len(edges), "weights": weighting,
-                           "layout": f"auto: {ran}" if layout == "auto" else ran,
+                           "layout": B.layout_cell(ran),
                            "rounds": stats["rounds"], "seconds": seconds,
                            "choice": stats["build"].get("layout_choice")}
                     report["runs"].append(run)
@@ -79,7 +79,8 @@ def main() -> None:
     if args.out:
         lines = B.report_head(report, args.out, "suitor_matching: the layouts' rounds") + [
             "", "The sampled rows' figures (`auto` only): the cut over scattered ids', the "
-                "distinct weights' share, rows per id of the id range (`edge_split.choose_layout`).",
+                "distinct weights' share, rows per id of the id range "
+                "(`edge_split.choose_layout`).",
             "", "| graph | rows | weights | layout | rounds | wall s | cut | distinct weights | "
                 "rows per id |", "|---|---:|---|---|---:|---:|---:|---:|---:|"]
         for r in report["runs"]:

@@ -85,8 +85,9 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
         # each row once (without replacement), in the partition's order
         rows_taken = np.sort(np.random.default_rng(seed + 1).choice(
             rows, size=min(row_sample_size, rows), replace=False))
-        sampled = frame[[source, destination] + ([weight] if weight in frame.columns else [])]
-        summary["rows_sample"] = _host(sampled.iloc[rows_taken]).reset_index(drop=True)
+        columns = [source, destination] + ([weight] if weight in frame.columns else [])
+        # the rows first: selecting the columns first would copy them whole
+        summary["rows_sample"] = _host(frame.iloc[rows_taken][columns]).reset_index(drop=True)
     return summary
 
 
