@@ -331,9 +331,13 @@ def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             "part_bytes": build["part_bytes"], "build_phases": build.get("phases"),
             "run_seconds": stats["seconds"], "device": stats["device"],
             "idle_cpu_per_second": idle_rate,
-            # the supersteps' kernels, every worker's, summed over the rounds
+            # the supersteps' kernels, every worker's, summed over the rounds: wall
+            # seconds (which count the time a worker waits for a core) and the
+            # task thread's CPU seconds (what the breakdown adds up)
             "superstep_seconds_summed": float(sum(stats.get(
                 "superstep_seconds_summed", stats.get("round_seconds_summed", [])))),
+            "superstep_cpu_seconds_summed": float(sum(stats.get(
+                "superstep_cpu_seconds_summed", stats.get("round_cpu_seconds_summed", [])))),
             # the kernels beside the call: each superstep's slowest worker, summed
             # (the edge layout reports its rounds' phases summed only)
             "superstep_seconds": float(sum(stats.get("superstep_seconds", [float("nan")])))}
@@ -518,7 +522,7 @@ def write_report(report: dict, out: str) -> None:
     lines += ["", "Where the workers' CPU seconds of the call (without `.compute()`) go: the "
               "part's build (each worker's build thread from its first absorbed piece to "
               "its finished part: renumbering, edge set, preference rows), the supersteps' "
-              "kernels (every worker's, summed), the "
+              "kernels (every worker's task thread's CPU, summed), the "
               "cluster's background (each worker's CPU per second while idle before the "
               "call, times the call's wall seconds: heartbeats, Dask's sampling profiler, the "
               "memory monitor), and the rest (summaries, routes, takes and the pieces' "
@@ -550,7 +554,9 @@ def breakdown(run: dict) -> dict | None:
     else:  # the edge layout: each worker's build task, its process's CPU
         build = sum(run["build_cpu_seconds"])
     background = sum(run["idle_cpu_per_second"]) * run["call_seconds"]
-    supersteps = run["superstep_seconds_summed"]
+    # the steps' CPU seconds; runs measured before 2026-11-29 kept their wall
+    # seconds only (with more workers than cores, more than their CPU)
+    supersteps = run.get("superstep_cpu_seconds_summed", run["superstep_seconds_summed"])
     rest = sum(run["call_cpu_seconds"]) - build - supersteps - background
     return {"build": build, "supersteps": supersteps, "background": background, "rest": rest}
 

@@ -170,6 +170,9 @@ def test_long_path_with_monotone_weights_is_the_worst_case(client):
     summed, slowest = stats["superstep_seconds_summed"], stats["superstep_seconds"]
     assert len(summed) == len(slowest) == stats["rounds"]
     assert all(s >= b > 0 for s, b in zip(summed, slowest))
+    # and their CPU seconds, the task threads' own (not the time spent waiting for a core)
+    cpu = stats["superstep_cpu_seconds_summed"]
+    assert len(cpu) == stats["rounds"] and all(c >= 0 for c in cpu) and sum(cpu) > 0
 
 
 def test_closed_notices_spare_a_proposer_its_refusals(client):

@@ -135,6 +135,10 @@ def test_real_graphs(client, path):
     # most, each sent once per other worker)
     assert stats["build"]["build_bytes_moved"] <= 8 * sum(stats["build"]["held_vertices"])
     assert sum(stats["messages_per_round"]) <= 4 * sum(stats["build"]["row_entries"])
+    # each round's phases: wall and CPU seconds, every worker's summed
+    wall, cpu = stats["round_seconds_summed"], stats["round_cpu_seconds_summed"]
+    assert len(wall) == len(cpu) == stats["rounds"]
+    assert all(c >= 0 for c in cpu) and sum(cpu) > 0
 
 
 def test_a_worker_without_rows_still_owns_vertices(client):

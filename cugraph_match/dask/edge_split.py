@@ -277,7 +277,7 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
 
     previous: list = [None] * p
     inbox: list = [[] for _ in range(p)]
-    words, moved, seconds = [], [], []
+    words, moved, seconds, cpu = [], [], [], []
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
@@ -294,6 +294,7 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
             words.append(sum(c["sent"] for phase_counts in counts for c in phase_counts))
             moved.append(sum(c["bytes"] for phase_counts in counts for c in phase_counts))
             seconds.append(sum(c["seconds"] for phase_counts in counts for c in phase_counts))
+            cpu.append(sum(c["cpu_seconds"] for phase_counts in counts for c in phase_counts))
             activations = sum(c["activations"] for c in counts[2])
             log_step("dask edge-split suitor round", len(words) - 1, graph.stats["vertices"],
                      graph.stats["edges"], seconds[-1], messages=words[-1],
@@ -306,6 +307,7 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
     stats = {"rounds": len(words), "device": "cpu", "layout": "edge",
              "messages_per_round": words, "bytes_per_round": moved,
              "bytes_moved": int(sum(moved)), "round_seconds_summed": seconds,
+             "round_cpu_seconds_summed": cpu,
              "seconds": time.perf_counter() - started}
     log.info("cugraph_match.dask: edge-split Suitor in %d rounds on %d workers, %d messages, "
              "%d bytes moved", stats["rounds"], p, sum(words), sum(moved))

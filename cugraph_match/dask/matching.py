@@ -200,7 +200,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     # run state, and a worker with several threads would otherwise run two
     # of them at once (or out of order)
     previous: list = [None] * p
-    messages, moved, busy, summed = [], [], [], []
+    messages, moved, busy, summed, cpu = [], [], [], [], []
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
@@ -226,6 +226,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
             moved.append(sum(sum(c["bytes"]) for c in counts))
             busy.append(max(c["seconds"] for c in counts))
             summed.append(sum(c["seconds"] for c in counts))
+            cpu.append(sum(c["cpu_seconds"] for c in counts))
             log_step("dask b-suitor superstep", len(messages) - 1, graph.stats["vertices"],
                      graph.stats["edges"], busy[-1], messages=sent, bytes_moved=moved[-1])
             if sent == 0:
@@ -242,6 +243,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
              "bytes_moved": int(sum(moved)), "pairs_per_worker": pairs,
              "superstep_seconds": busy[:len(messages)],
              "superstep_seconds_summed": summed[:len(messages)],
+             "superstep_cpu_seconds_summed": cpu[:len(messages)],
              "seconds": time.perf_counter() - started}
     log.info("cugraph_match.dask: b-Suitor (%s) in %d supersteps on %d workers, %d messages, "
              "%d bytes moved", stats["device"], rounds, p, sum(messages), sum(moved))
