@@ -19,12 +19,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-auto}")
+# worksteal: an idle worker takes queued tests from a busy one, so the pass
+# does not wait at its end on one worker's queue of Dask tests (10-100 s each)
+WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-auto}" --dist worksteal)
 # The simulator's threads take turns on one GIL per process and leave the cores
 # ~20 % idle, so that pass gets one worker more than there are cores (measured
 # on the 2-core machine, warm cache: 115.6 s with 2 workers, 104.8 s with 3).
 CORES=$(python -c "import os; print(len(os.sched_getaffinity(0)))")
-SIM_WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-$((CORES + 1))}")
+SIM_WORKERS=(-n "${CUGRAPH_MATCH_TEST_WORKERS:-$((CORES + 1))}" --dist worksteal)
 stage_start=$SECONDS
 stage_done() { echo "== $1: $((SECONDS - stage_start)) s"; stage_start=$SECONDS; }
 
