@@ -8,7 +8,8 @@ random gathers over 512 MB (DRAM, like the builds' sorts and scatters).
 Each process reports its own user + system seconds (``getrusage``) and wall
 seconds; nothing else should run meanwhile.
 
-    python benchmarks/cpu_contention.py --out benchmarks/results/cpu_contention_2026-11-29
+    python benchmarks/cpu_contention.py --repeat 3 \
+        --out benchmarks/results/cpu_contention_2026-11-29
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def main() -> None:
     report = {"date": datetime.date.today().isoformat(),
               "machine": cpu_model(), "cores": len(os.sched_getaffinity(0)),
               "load_average_at_start": [round(x, 2) for x in load],
-              "command": " ".join(["python", "benchmarks/cpu_contention.py", *sys.argv[1:]]), "runs": runs}
+              "command": " ".join(["python", "benchmarks/cpu_contention.py", *sys.argv[1:]]),
+              "runs": runs}
     with open(args.out + ".json", "w") as f:
         json.dump(report, f, indent=1)
     lines = [f"# CPU seconds of the same work, alone and as several processes at once "

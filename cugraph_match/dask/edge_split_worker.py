@@ -36,7 +36,8 @@ from ..structure.edges import undirected_edges
 from ..structure.graph import weight_values
 from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
-from .worker import PARTS, clock, elapsed
+from ..structure.progress import Stopwatch
+from .worker import PARTS
 
 #: No offer held: weights are positive, so every edge beats it.
 NO_WEIGHT = 0.0
@@ -249,7 +250,7 @@ def _idle(part: EdgeSplitPart, run_id: str) -> bool:
     return part.run.get("id") != run_id
 
 
-def _step(blocks: list, started: tuple[float, float], **counts) -> dict:
+def _step(blocks: list, started: Stopwatch, **counts) -> dict:
     """A phase's result: the blocks to every worker, the words it sends to
     others and their bytes."""
     sent = bytes_ = 0
@@ -258,7 +259,7 @@ def _step(blocks: list, started: tuple[float, float], **counts) -> dict:
         if k != me and blk is not None:
             sent += int(blk[0].shape[0])
             bytes_ += int(sum(a.nbytes for a in blk))
-    return {"blocks": blocks, "sent": sent, "bytes": bytes_, **elapsed(started), **counts}
+    return {"blocks": blocks, "sent": sent, "bytes": bytes_, **started.spent(), **counts}
 
 
 #: The columns of each phase's blocks (ids and holders' bits int64, weights float64).
@@ -267,7 +268,7 @@ PROPOSAL_COLUMNS = (np.int64, np.int64, np.float64, np.int64)  # u, v, weight, h
 DECISION_COLUMNS = (np.int64, np.float64, np.int64, np.int64)  # vertex, weight, suitor, woken
 
 
-def _nothing(part: EdgeSplitPart, started: tuple[float, float], columns: tuple,
+def _nothing(part: EdgeSplitPart, started: Stopwatch, columns: tuple,
              **counts) -> dict:
     """A phase that sends nothing (another run's, or nothing received)."""
     blocks = [tuple(np.empty(0, dtype=c) for c in columns) for _ in range(part.workers)]
@@ -307,7 +308,7 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     decisions (``incoming``: blocks ``(vertex, weight, suitor)`` of changed
     offers and ``(vertex,)`` of activations, one pair per worker), then the
     candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
-    started, part = clock(), PARTS[gid]
+    started, part = Stopwatch(), PARTS[gid]
     if _idle(part, run_id):
         return _nothing(part, started, CANDIDATE_COLUMNS, active=0)
     run = part.run
@@ -338,7 +339,7 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
 def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 2: at each owned vertex with candidates, the best one proposed
     to the other end's owner: ``(u, v, weight, holders of u)``."""
-    started, part = clock(), PARTS[gid]
+    started, part = Stopwatch(), PARTS[gid]
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0)
@@ -358,7 +359,7 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     offer it holds; the changed offers go to the vertex's holders and the
     refused and displaced proposers to their holders and owner:
     ``(vertex, weight, suitor, activated)`` per worker."""
-    started, part = clock(), PARTS[gid]
+    started, part = Stopwatch(), PARTS[gid]
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, DECISION_COLUMNS, activations=0)

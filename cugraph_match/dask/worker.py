@@ -26,6 +26,7 @@ from ..structure.inputs import EdgeInput, frame_library
 from ..structure.output import (masked_values, new_frame, output_weights, pairs_frame,
                                 take_labels)
 from ..structure.checks import plain
+from ..structure.progress import Stopwatch
 from ..structure.renumber import native_byte_order
 from ..structure.validation import edge_problems
 from . import build, build_gpu, kernels
@@ -473,7 +474,7 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     run = part.run
     if run.get("id", False) != run_id:
         return _sent(part, np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint32),
-                     np.zeros(0, dtype=np.uint32), 0, clock())
+                     np.zeros(0, dtype=np.uint32), 0, Stopwatch())
     # the incoming words in one array and their senders in another of the
     # outgoing senders' width (1 byte up to 256 workers): the first
     # supersteps receive about a word per cut edge, and a sender array of
@@ -489,7 +490,7 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
         in_word[at:at + m.shape[0]] = m
         at += m.shape[0]
     del live
-    started = clock()
+    started = Stopwatch()
     if "gpu" in run:
         from . import kernels_gpu
 
@@ -510,7 +511,7 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
 
 
 def _sent(part: LocalPart, out_worker: np.ndarray, out_word: np.ndarray, in_word: np.ndarray,
-          proposals: int, started: tuple[float, float]) -> dict:
+          proposals: int, started: Stopwatch) -> dict:
     """A superstep's outgoing words split by destination, and its counts."""
     # one mask per destination, not an argsort: no position array as large
     # as the messages (words to one worker keep their order either way)
@@ -521,20 +522,7 @@ def _sent(part: LocalPart, out_worker: np.ndarray, out_word: np.ndarray, in_word
     return {"blocks": blocks, "sent": int(out_word.shape[0]),
             "bytes": [0 if b is None else int(b.nbytes) for b in blocks],
             "received": int(in_word.shape[0]), "local_proposals": int(proposals),
-            **elapsed(started)}
-
-
-def clock() -> tuple[float, float]:
-    """A step's start: wall and this thread's CPU seconds."""
-    return time.perf_counter(), time.thread_time()
-
-
-def elapsed(started: tuple[float, float]) -> dict:
-    """A step's ``seconds`` (wall, which counts the time the process waits
-    for a core: 8 workers on 2 cores) and ``cpu_seconds`` (the task thread's
-    own, where the step's kernels run)."""
-    return {"seconds": time.perf_counter() - started[0],
-            "cpu_seconds": time.thread_time() - started[1]}
+            **started.spent()}
 
 
 def block(step: dict, k: int):

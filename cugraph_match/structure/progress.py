@@ -101,10 +101,20 @@ def show_progress(enable: bool = True, stream=None) -> logging.Handler | None:
 
 
 class Stopwatch:
-    """Seconds since it was started or last read (``lap``)."""
+    """Seconds since it was started or last read (``lap``); ``spent`` also
+    gives the starting thread's CPU seconds."""
 
     def __init__(self):
         self.start = time.perf_counter()
+        self.cpu_start = time.thread_time()
+
+    def spent(self) -> dict:
+        """Since the start, without restarting: ``seconds`` (wall, which counts
+        the time the process waits for a core: 8 Dask workers on 2 cores) and
+        ``cpu_seconds`` (this thread's own; call it from the thread that
+        started the watch)."""
+        return {"seconds": time.perf_counter() - self.start,
+                "cpu_seconds": time.thread_time() - self.cpu_start}
 
     def lap(self) -> float:
         now = time.perf_counter()
