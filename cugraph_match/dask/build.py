@@ -48,6 +48,7 @@ from ..structure.graph import weight_values
 from ..structure.inputs import frame_library
 from ..structure.renumber import DENSE_SLOTS_PER_ID, native_byte_order, renumber
 from ..structure.sort_cpu import sort_high_words
+from .threads import worker_threads
 
 #: The width of :func:`_packed_edges`' words: an edge's two local ids and
 #: (weighted) its row's position must fit, else the buckets build the edge
@@ -145,6 +146,7 @@ def _widened(offsets: np.ndarray, base: int, dtype) -> np.ndarray:
     return ids.view(dtype)
 
 
+@worker_threads
 def route_partition(frame, source: str, destination: str, boundaries, workers: int,
                     id_dtype) -> tuple:
     """The owner of both ends of every row of an input partition (kept on the
@@ -158,6 +160,7 @@ def _lean(series) -> bool:
     return isinstance(series.dtype, np.dtype) and series.dtype.kind in "iuf"
 
 
+@worker_threads
 def take_piece(frame, route: tuple, k: int, source: str, destination: str,
                weight: str | None, id_dtype, after=None, id_base: int | None = None) -> dict:
     """The rows of an input partition with an end owned by worker k, as plain

@@ -37,6 +37,7 @@ from ..structure.graph import weight_values
 from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
 from ..structure.progress import Stopwatch
+from .threads import worker_threads
 from .worker import PARTS
 
 #: No offer held: weights are positive, so every edge beats it.
@@ -115,6 +116,7 @@ def owner_of(ids: np.ndarray, boundaries) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
+@worker_threads
 def build_part(gid: str, me: int, workers: int, boundaries, source: str, destination: str,
                weight: str | None, what: str, *partitions) -> dict:
     """Worker ``me``'s part from the input partitions it holds: one machine's
@@ -181,6 +183,7 @@ def held_share(gid: str, owner: int) -> np.ndarray:
     return part.labels[lo:hi]
 
 
+@worker_threads
 def learn_owned(gid: str, id_dtype, weight_dtype, *shares) -> dict:
     """The owned vertices (every worker's held ids in this range, ``shares[i]``
     from worker i) and each one's holders; returns how many (``owned``) and
@@ -303,6 +306,7 @@ def _split(destination: np.ndarray, p: int, *columns) -> list:
     return [tuple(c[bounds[k]:bounds[k + 1]] for c in sorted_columns) for k in range(p)]
 
 
+@worker_threads
 def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 1: apply the offer changes and activations of the last round's
     decisions (``incoming``: blocks ``(vertex, weight, suitor)`` of changed
@@ -336,6 +340,7 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     return _step(blocks, started, me=part.me, active=int(active.shape[0]))
 
 
+@worker_threads
 def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 2: at each owned vertex with candidates, the best one proposed
     to the other end's owner: ``(u, v, weight, holders of u)``."""
@@ -354,6 +359,7 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     return _step(blocks, started, me=part.me, proposals=int(pu.shape[0]))
 
 
+@worker_threads
 def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 3: each owned vertex keeps its best proposal if it beats the
     offer it holds; the changed offers go to the vertex's holders and the
@@ -381,6 +387,7 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     return _step(out, started, me=part.me, activations=n_activations)
 
 
+@worker_threads
 def mates_partition(gid: str, offset: int) -> pd.DataFrame:
     """``vertex | mate | weight`` of the owned vertices, indexed from
     ``offset``: a vertex is matched to the proposer whose offer it holds

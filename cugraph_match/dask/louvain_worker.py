@@ -28,6 +28,7 @@ from ..structure.edges import merge_parallel_edges, to_host
 from ..structure.hashing import GOLDEN, mix64
 from . import build, kernels
 from . import louvain_worker_gpu as device
+from .threads import worker_threads
 from .worker import PARTS, holds_part, host_part
 
 #: The key of the Louvain state in ``LocalPart.run``.
@@ -327,6 +328,7 @@ def _gpu(state) -> bool:
     return state is not None and "xp" in state
 
 
+@worker_threads
 def start(gid: str, first: int, gpu: bool = False, exponent: int = 0) -> dict:
     """Louvain state for this worker's part: every owned vertex alone in a
     community named by its level-wide id (``first`` is the id of the first
@@ -488,6 +490,7 @@ def _modularity_sums(part) -> dict:
     return {"total": float(sum_weight), "inside": float(inside)}
 
 
+@worker_threads
 def move(gid: str, previous, two_m: float, resolution: float, boundary_rule: int,
          singleton_rule: bool = True) -> dict:
     """One pass of local moving over the owned vertices; returns this
@@ -544,6 +547,7 @@ def phase_end(gid: str) -> None:
         state.pop(name, None)
 
 
+@worker_threads
 def coarse_edges(gid: str) -> pd.DataFrame:
     """``src | dst | weight`` of this worker's share of the next level
     (communities as vertices, parallel edges summed here; the same pair may
@@ -585,6 +589,7 @@ def first_members(gid: str) -> dict:
     return {"ids": ids, "first": first + state["first"]}
 
 
+@worker_threads
 def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     """``vertex | community`` of the owned vertices, communities as ``codes``
     (``codes[i]`` for community ``ids[i]``), indexed from ``offset``; ends the run."""
@@ -601,6 +606,7 @@ def result_partition(gid: str, ids: np.ndarray, codes: np.ndarray, offset: int):
     return frame
 
 
+@worker_threads
 def refinement_start(gid: str, *blocks) -> dict:
     """Take the ghosts' communities and keep every local vertex's as its
     ``parent`` for a distributed refinement; returns the owned vertices'
@@ -657,6 +663,7 @@ def unrefine(gid: str) -> None:
     state.pop("inner", None)
 
 
+@worker_threads
 def components_start(gid: str, *blocks) -> None:
     """Take the ghosts' communities; group the local vertices by community
     along the owned rows; every owned vertex's label is its level-wide id."""
@@ -673,6 +680,7 @@ def components_start(gid: str, *blocks) -> None:
     state["label"] = label
 
 
+@worker_threads
 def components_pass(gid: str, previous, *blocks) -> int:
     """Take the ghosts' labels, lower the owned ones; returns how many fell.
     ``previous``: this worker's task the pass must follow (its
@@ -693,6 +701,7 @@ def components_end(gid: str) -> None:
     del state["root"], state["label"]
 
 
+@worker_threads
 def finish_coarse(finish, resolution: float, threshold: float, max_level: int, seed: int,
                   *frames, count_levels: bool = False):
     """The last levels on this worker: ``finish`` (the single-machine Louvain

@@ -30,6 +30,7 @@ from ..structure.progress import Stopwatch
 from ..structure.renumber import native_byte_order
 from ..structure.validation import edge_problems
 from . import build, build_gpu, kernels
+from .threads import worker_threads
 
 #: The parts of distributed graphs held by this worker process, by
 #: :func:`part_key` (graph id and worker number).
@@ -47,6 +48,7 @@ def _host(frame):
 # --------------------------------------------------------------------------
 
 
+@worker_threads
 def summarize_partition(frame, source: str, destination: str, weight: str | None,
                         sample_size: int, seed: int, row_sample_size: int = 0) -> dict:
     """What the client needs from one input partition before anything moves:
@@ -203,6 +205,7 @@ class LocalPart:
         return self.labels.iloc[self.own_lo:self.own_hi].reset_index(drop=True)
 
 
+@worker_threads
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
                device_frames: bool, what: str, summed: bool, device: bool,
                *absorbed) -> dict:
@@ -457,6 +460,7 @@ def start_run(gid: str, device: bool = False, run_id: str | None = None) -> int:
     return owed
 
 
+@worker_threads
 def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     """One superstep of run ``run_id`` on this worker; ``previous`` is this
     worker's previous superstep (unused: passed so that the worker's
@@ -533,6 +537,7 @@ def step_counts(step: dict) -> dict:
     return {key: value for key, value in step.items() if key != "blocks"}
 
 
+@worker_threads
 def finish_run(gid: str, mates: bool = False) -> int:
     """Extract the matched edges at this worker's vertices; returns how many
     it reports in a b-matching (those whose lower end it owns).  ``mates``
@@ -602,6 +607,7 @@ def _indexed(frame, lib, offset: int, count: int):
     return frame
 
 
+@worker_threads
 def pairs_partition(gid: str, offset: int):
     """``src | dst | weight`` of this worker's matched edges, indexed from ``offset``."""
     part = PARTS[gid]
@@ -614,6 +620,7 @@ def pairs_partition(gid: str, offset: int):
     return frame if part.on_device else _device(frame, part)
 
 
+@worker_threads
 def mates_partition(gid: str, offset: int):
     """``vertex | mate | weight`` of this worker's owned vertices (b = 1),
     indexed from ``offset``."""
@@ -674,6 +681,7 @@ def cut_codes(gid: str, k: int):
     return part.results["community"][part.cut_own[block_]]
 
 
+@worker_threads
 def modularity_sums(gid: str, exponent: int, incoming: list, sent: list) -> dict:
     """This worker's share of the modularity sums: edges counted at the owner
     of their smaller end, self-loops at their vertex, degrees of owned
