@@ -6,9 +6,10 @@ get the same), so that p worker processes on one machine do not each start
 a thread per core.  Numba's pools do not read that variable: without this
 rule every parallel kernel of every worker started one thread per core, and
 p workers on c cores ran p x c threads that spin and wait for each other.
-Measured on a 2-core machine (R-MAT 20, 4 worker processes, the edge-split
-parts' builds): 6.8-7.7 CPU s and 3.6-4.0 s wall with two threads each,
-4.7-5.5 CPU s and 2.4-2.9 s with one.
+Measured on a 2-core machine (the edge-split parts' builds of R-MAT 20 on 4
+worker processes, ``benchmarks/dask_build_threads.py``, medians of three):
+7.71 CPU s and 4.13 s wall with two threads each, 5.33 CPU s and 2.97 s with
+one.
 
 So a task of ours on a Dask worker runs its kernels on as many threads as
 ``OMP_NUM_THREADS`` says (at most Numba's own limit), and gives the task
