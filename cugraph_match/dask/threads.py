@@ -27,6 +27,8 @@ from typing import Callable, TypeVar
 
 import numba
 
+from ..structure.backend import numba_threads
+
 Task = TypeVar("Task", bound=Callable)
 
 #: The variable Dask sets in its worker processes.
@@ -59,14 +61,7 @@ def worker_threads(task: Task) -> Task:
 
     @functools.wraps(task)
     def run(*args, **kwargs):
-        threads = task_threads()
-        before = numba.get_num_threads()
-        if threads is None or threads == before:
+        with numba_threads(task_threads()):
             return task(*args, **kwargs)
-        numba.set_num_threads(threads)
-        try:
-            return task(*args, **kwargs)
-        finally:
-            numba.set_num_threads(before)
 
     return run  # type: ignore[return-value]

@@ -16,6 +16,7 @@ import math
 import numbers
 from contextlib import contextmanager
 
+from ..structure.backend import numba_threads
 from . import bipartite as _bipartite
 from . import community as _community
 from . import leiden as _leiden
@@ -68,17 +69,8 @@ def _cpu_threads(G):
     threads = config_value("threads", "auto")
     if threads == "auto":
         threads = 1 if _number_of_edges(G) < SINGLE_THREAD_BELOW_EDGES else None
-    if threads is None:
+    with numba_threads(threads):
         yield
-        return
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 def _steps_with(context, generator):

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -93,3 +94,27 @@ def series_values(series, xp):
     if hasattr(series, "to_numpy"):
         return to_backend(series.to_numpy(), xp)
     return to_backend(series.values, xp)
+
+
+@contextmanager
+def numba_threads(threads: int | None) -> Iterator[None]:
+    """The CPU kernels run inside the block on ``threads`` Numba threads (at
+    least 1, at most ``NUMBA_NUM_THREADS``); None leaves Numba's setting.
+    Numba's setting belongs to the calling thread, which gets its own back
+    when the block ends, raising or not (the NetworkX backend's ``threads``
+    option, the Dask workers' ``OMP_NUM_THREADS``)."""
+    if threads is None:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    wanted = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    if wanted == before:
+        yield
+        return
+    numba.set_num_threads(wanted)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
