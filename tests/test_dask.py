@@ -675,6 +675,32 @@ def test_a_superstep_of_another_run_is_idle():
             worker.drop_part(gid)
 
 
+def test_a_superstep_after_the_graph_is_released_sends_nothing():
+    """A released superstep may even start after the call released the graph
+    (the part dropped from the worker): it raised KeyError in the worker's log
+    after a call that had returned.  Now it sends nothing, and the blocks read
+    from it are None for every worker.  A part the worker never dropped (a
+    restarted worker's) still fails the call instead of missing its messages;
+    the worker keeps only the latest dropped keys."""
+    from cugraph_match.dask import worker
+
+    edges = pd.DataFrame({"src": [0, 1, 2], "dst": [1, 2, 3], "weight": [1.0, 2.0, 3.0]})
+    with pytest.raises(KeyError, match="restarted"):
+        worker.superstep(worker.part_key("lost", 0), "a run", None)
+    gids = _parts_in_process(edges, 2, "released", "a finished run")
+    for gid in gids:
+        assert worker.drop_part(gid)
+    for gid in gids:
+        step = worker.superstep(gid, "a finished run", None)
+        assert step["sent"] == 0 and step["received"] == 0 and step["blocks"] == []
+        assert [worker.block(step, k) for k in range(2)] == [None, None]
+    for k in range(worker.DROPPED_KEPT):
+        worker.drop_part(worker.part_key("never built", k))
+    assert len(worker.DROPPED) == worker.DROPPED_KEPT and gids[0] not in worker.DROPPED
+    with pytest.raises(KeyError, match="restarted"):
+        worker.superstep(gids[0], "a finished run", None)
+
+
 @pytest.mark.parametrize("mates", [False, True])
 @pytest.mark.parametrize("workers", [3, 4])
 def test_closed_notices_name_each_other_worker_once_in_process(workers, mates):

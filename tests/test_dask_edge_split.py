@@ -341,3 +341,27 @@ def test_id_index_finds_ids_dense_and_sparse():
         found = index.find(probe)
         expected = [int(np.flatnonzero(ids == x)[0]) if x in ids else -1 for x in probe]
         assert found.tolist() == expected
+
+
+def test_a_round_left_over_after_the_graph_is_released_sends_nothing():
+    """The client releases the rounds submitted after the last one that
+    re-activated nobody, but one whose inputs were on their way may start
+    after the call released the graph (its part dropped from the worker):
+    it raised KeyError in the worker's log after a call that had returned.
+    Now each phase of such a round sends nothing, and the blocks read from
+    it are None for every worker; a part the worker never dropped (a
+    restarted worker's) still fails the call."""
+    from cugraph_match.dask import worker
+
+    gone, lost = "cugraph-match-released/0", "cugraph-match-lost/0"
+    for phase in (esw.candidates, esw.proposals, esw.decide):
+        with pytest.raises(KeyError, match="restarted"):
+            phase(lost, "a run", None)
+    worker.drop_part(gone)
+    previous = None
+    for phase, count in ((esw.candidates, "active"), (esw.proposals, "proposals"),
+                         (esw.decide, "activations")):
+        step = phase(gone, "a finished run", previous)
+        assert step["sent"] == 0 and step[count] == 0 and step["blocks"] == []
+        assert [worker.block(step, k) for k in range(3)] == [None, None, None]
+        previous = step

@@ -38,7 +38,7 @@ from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
 from ..structure.progress import Stopwatch
 from .threads import worker_threads
-from .worker import PARTS
+from .worker import PARTS, released_step
 
 #: No offer held: weights are positive, so every edge beats it.
 NO_WEIGHT = 0.0
@@ -312,7 +312,9 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     decisions (``incoming``: blocks ``(vertex, weight, suitor)`` of changed
     offers and ``(vertex,)`` of activations, one pair per worker), then the
     candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
-    started, part = Stopwatch(), PARTS[gid]
+    started, part = Stopwatch(), PARTS.get(gid)
+    if part is None:  # a round left over from a run whose graph is released
+        return released_step(gid, active=0)
     if _idle(part, run_id):
         return _nothing(part, started, CANDIDATE_COLUMNS, active=0)
     run = part.run
@@ -344,7 +346,9 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
 def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 2: at each owned vertex with candidates, the best one proposed
     to the other end's owner: ``(u, v, weight, holders of u)``."""
-    started, part = Stopwatch(), PARTS[gid]
+    started, part = Stopwatch(), PARTS.get(gid)
+    if part is None:
+        return released_step(gid, proposals=0)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0)
@@ -365,7 +369,9 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     offer it holds; the changed offers go to the vertex's holders and the
     refused and displaced proposers to their holders and owner:
     ``(vertex, weight, suitor, activated)`` per worker."""
-    started, part = Stopwatch(), PARTS[gid]
+    started, part = Stopwatch(), PARTS.get(gid)
+    if part is None:
+        return released_step(gid, activations=0)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, DECISION_COLUMNS, activations=0)

@@ -36,6 +36,15 @@ from .threads import worker_threads
 #: :func:`part_key` (graph id and worker number).
 PARTS: dict[str, "LocalPart"] = {}
 
+#: The keys of the parts this process dropped lately (oldest first), so that
+#: a round left over from a finished run that starts after its graph was
+#: released is told apart from a part this process never had (a restarted
+#: worker), which must fail the call rather than send nothing.
+DROPPED: dict[str, None] = {}
+
+#: How many dropped keys :data:`DROPPED` keeps.
+DROPPED_KEPT = 4096
+
 
 def _host(frame):
     """A partition (or a column) as pandas (cuDF ones are brought to the host)."""
@@ -327,6 +336,9 @@ def largest_weight(gid: str) -> float:
 
 
 def drop_part(gid: str) -> bool:
+    DROPPED[gid] = None
+    while len(DROPPED) > DROPPED_KEPT:
+        del DROPPED[next(iter(DROPPED))]
     return PARTS.pop(gid, None) is not None
 
 
@@ -473,8 +485,11 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     whose inputs were still on their way may start after ``finish_run`` (it
     found no run state) or after the next run's ``start_run`` on a reused
     graph, where it would have taken that run's first superstep and dropped
-    its messages."""
-    part = PARTS[gid]
+    its messages.  One may even start after the graph was released (the
+    part dropped): it sends nothing either (:func:`released_step`)."""
+    part = PARTS.get(gid)
+    if part is None:
+        return released_step(gid, local_proposals=0)
     run = part.run
     if run.get("id", False) != run_id:
         return _sent(part, np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint32),
@@ -529,8 +544,26 @@ def _sent(part: LocalPart, out_worker: np.ndarray, out_word: np.ndarray, in_word
             **started.spent()}
 
 
+def released_step(gid: str, **counts) -> dict:
+    """What a round's task returns when part ``gid`` is not here.  Left over
+    from a finished run, it may start after the call released the graph (it
+    raised KeyError in the worker's log after a call that had returned its
+    result): then it sends nothing (no blocks, so :func:`block` reads None
+    for every worker).  A part this process never dropped was lost (a
+    restarted worker): that raises, so the call fails instead of missing
+    the part's messages."""
+    if gid not in DROPPED:
+        raise KeyError(f"cugraph_match.dask: this worker does not hold part {gid!r} of a "
+                       "distributed graph (was the worker restarted?)")
+    return {"blocks": [], "sent": 0, "bytes": [], "received": 0, **counts,
+            **Stopwatch().spent()}
+
+
 def block(step: dict, k: int):
-    return step["blocks"][k]
+    """The block a step sends to worker ``k`` (None: nothing, as from a
+    :func:`released_step`)."""
+    blocks = step["blocks"]
+    return blocks[k] if k < len(blocks) else None
 
 
 def step_counts(step: dict) -> dict:
