@@ -13,6 +13,7 @@ pure, so the scheduler neither moves nor de-duplicates them.
 from __future__ import annotations
 
 import resource
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,9 @@ DROPPED: dict[str, None] = {}
 
 #: How many dropped keys :data:`DROPPED` keeps.
 DROPPED_KEPT = 4096
+
+#: Guards :data:`DROPPED` (a worker with several threads drops parts at once).
+_DROPPED_LOCK = threading.Lock()
 
 
 def _host(frame):
@@ -336,9 +340,10 @@ def largest_weight(gid: str) -> float:
 
 
 def drop_part(gid: str) -> bool:
-    DROPPED[gid] = None
-    while len(DROPPED) > DROPPED_KEPT:
-        del DROPPED[next(iter(DROPPED))]
+    with _DROPPED_LOCK:
+        DROPPED[gid] = None
+        while len(DROPPED) > DROPPED_KEPT:
+            del DROPPED[next(iter(DROPPED))]
     return PARTS.pop(gid, None) is not None
 
 
