@@ -693,6 +693,7 @@ def test_a_superstep_after_the_graph_is_released_sends_nothing():
     for gid in gids:
         step = worker.superstep(gid, "a finished run", None)
         assert step["sent"] == 0 and step["received"] == 0 and step["blocks"] == []
+        assert step["bytes"] == [] and step["local_proposals"] == 0
         assert [worker.block(step, k) for k in range(2)] == [None, None]
     for k in range(worker.DROPPED_KEPT):
         worker.drop_part(worker.part_key("never built", k))

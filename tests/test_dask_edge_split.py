@@ -363,5 +363,6 @@ def test_a_round_left_over_after_the_graph_is_released_sends_nothing():
                          (esw.decide, "activations")):
         step = phase(gone, "a finished run", previous)
         assert step["sent"] == 0 and step[count] == 0 and step["blocks"] == []
+        assert step["bytes"] == 0  # the shape of the layout's own steps
         assert [worker.block(step, k) for k in range(3)] == [None, None, None]
         previous = step

@@ -314,7 +314,7 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:  # a round left over from a run whose graph is released
-        return released_step(gid, active=0)
+        return released_step(gid, bytes=0, active=0)
     if _idle(part, run_id):
         return _nothing(part, started, CANDIDATE_COLUMNS, active=0)
     run = part.run
@@ -348,7 +348,7 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     to the other end's owner: ``(u, v, weight, holders of u)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, proposals=0)
+        return released_step(gid, bytes=0, proposals=0)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0)
@@ -371,7 +371,7 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     ``(vertex, weight, suitor, activated)`` per worker."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, activations=0)
+        return released_step(gid, bytes=0, activations=0)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
         return _nothing(part, started, DECISION_COLUMNS, activations=0)

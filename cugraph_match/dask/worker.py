@@ -494,7 +494,7 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     part dropped): it sends nothing either (:func:`released_step`)."""
     part = PARTS.get(gid)
     if part is None:
-        return released_step(gid, local_proposals=0)
+        return released_step(gid, bytes=[], received=0, local_proposals=0)
     run = part.run
     if run.get("id", False) != run_id:
         return _sent(part, np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint32),
@@ -554,14 +554,13 @@ def released_step(gid: str, **counts) -> dict:
     from a finished run, it may start after the call released the graph (it
     raised KeyError in the worker's log after a call that had returned its
     result): then it sends nothing (no blocks, so :func:`block` reads None
-    for every worker).  A part this process never dropped was lost (a
-    restarted worker): that raises, so the call fails instead of missing
-    the part's messages."""
+    for every worker), with the layout's own ``counts`` at zero.  A part
+    this process never dropped was lost (a restarted worker): that raises,
+    so the call fails instead of missing the part's messages."""
     if gid not in DROPPED:
         raise KeyError(f"cugraph_match.dask: this worker does not hold part {gid!r} of a "
                        "distributed graph (was the worker restarted?)")
-    return {"blocks": [], "sent": 0, "bytes": [], "received": 0, **counts,
-            **Stopwatch().spent()}
+    return {"blocks": [], "sent": 0, **counts, **Stopwatch().spent()}
 
 
 def block(step: dict, k: int):
