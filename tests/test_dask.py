@@ -1050,7 +1050,7 @@ def test_superstep_batches_shrink_as_the_messages_run_out():
     """The client's batches of supersteps: doubling (capped) while the counts
     do not fall, and near the end only the rounds the fall predicts, not a
     whole doubled batch of idle supersteps (R-MAT 20's counts on 2 workers)."""
-    from cugraph_match.dask.matching import FIRST_BATCH, MAX_BATCH, next_batch
+    from cugraph_match.dask.rounds import FIRST_BATCH, MAX_BATCH, next_batch
 
     counts = [571005, 461970, 150588, 73511, 16009, 6030, 839, 188, 21, 2, 0]
     assert next_batch(counts[:4], FIRST_BATCH) == 2 * FIRST_BATCH  # far from the end

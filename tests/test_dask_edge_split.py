@@ -19,6 +19,7 @@ from hypothesis_profiles import PROFILE, examples
 
 import cugraph_match as cm
 from cugraph_match.datasets import read_graph
+from cugraph_match.structure.progress import Stopwatch
 from oracle import SHARED_DATA, greedy_matching, assert_equal_matchings
 
 dd = pytest.importorskip("dask.dataframe")
@@ -272,6 +273,35 @@ def test_rounds_are_logged_at_info(client, caplog):
              if r.getMessage().startswith("dask edge-split suitor round ")]
     assert len(lines) == stats["rounds"]
     assert lines[0].startswith("dask edge-split suitor round 0: 10 vertices")
+
+
+def test_a_round_is_counted_from_its_last_phase(client):
+    """One counts task per worker and round (the decisions', which carry the
+    candidates' and proposals' counts), not one per phase; and the round's
+    words are every phase's: the candidates and proposals each worker sent
+    are in them."""
+    edges = pd.DataFrame({"src": np.arange(0, 60), "dst": np.arange(30, 90) % 60,
+                          "weight": np.arange(60, 0, -1).astype(np.float64)})
+    with distributed.get_task_stream(client) as stream:
+        got, stats = matching(dask_frame(edges, 4))
+        got = got.compute()
+    pd.testing.assert_frame_equal(got, cm.suitor_matching(edges, backend="cpu"))
+    names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+    counted = sum(n.startswith("step_counts-") for n in names)
+    decided = sum(n.startswith("decide-") for n in names)
+    assert decided >= 2 * stats["rounds"] and counted == decided
+    # the phases' own counts, recomputed from a chain of steps
+    started = Stopwatch()
+    candidates = esw._step([(np.arange(3),), (np.arange(5),)], started, me=0, active=4)
+    proposals = esw._step([(np.arange(2),), (np.arange(7),)], started, me=0, proposals=2,
+                          earlier=esw._earlier(candidates))
+    decisions = esw._step([(np.arange(9),), (np.arange(1),)], started, me=0, activations=1,
+                          earlier=esw._earlier(proposals))
+    earlier = decisions["earlier"]
+    assert [c["sent"] for c in earlier] + [decisions["sent"]] == [5, 7, 1]
+    assert earlier[0]["active"] == 4 and earlier[1]["proposals"] == 2
+    assert all("blocks" not in c and "earlier" not in c for c in earlier)
+    assert esw._earlier(None) == [] and esw._earlier(candidates)[0]["bytes"] == 40
 
 
 def test_a_path_of_rising_weights_needs_a_round_per_displacement(client):

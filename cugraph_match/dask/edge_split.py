@@ -41,6 +41,7 @@ from ..structure.progress import log_step
 from . import edge_split_worker as es
 from . import worker as w
 from .graph import DistributedGraph, _client
+from .rounds import FIRST_BATCH, next_batch
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -63,8 +64,8 @@ ROWS_PER_ID = 8
 #: Whole rows the partitions' summaries sample for the choice (spread over
 #: them: 32,768 rows read a share to about +-0.005).
 ROW_SAMPLE = 32768
-#: Rounds submitted at once before the client reads their counts.
-FIRST_BATCH = 4
+#: The most rounds submitted at once (:func:`rounds.next_batch`): a round is
+#: three phases.
 MAX_BATCH = 16
 
 
@@ -258,8 +259,10 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
     """Suitor's rounds to the fixed point; returns the run's figures.
 
     Rounds are submitted in batches (each worker's phases one chain of
-    tasks, each phase depending on the blocks sent to it), and the decisions'
-    counts read once per round of a batch: the run ends after the first
+    tasks, each phase depending on the blocks sent to it; the batches as
+    :func:`rounds.next_batch` sizes them from the activations), and the
+    counts read once per round of a batch, from each worker's last phase,
+    which carries its earlier phases' counts: the run ends after the first
     round that re-activates nobody.
     """
     client, p = graph.client, len(graph.workers)
@@ -277,32 +280,30 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
 
     previous: list = [None] * p
     inbox: list = [[] for _ in range(p)]
-    words, moved, seconds, cpu = [], [], [], []
+    words, moved, seconds, cpu, activated = [], [], [], [], []
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
         for _ in range(batch):
-            round_steps = []
             for function in (es.candidates, es.proposals, es.decide):
                 previous, inbox = phase(function, previous, inbox)
-                round_steps.append(previous)
-            counted.append([[client.submit(w.step_counts, s, workers=[graph.workers[k]],
-                                           pure=False) for k, s in enumerate(steps)]
-                            for steps in round_steps])
+            counted.append([client.submit(w.step_counts, s, workers=[graph.workers[k]],
+                                          pure=False) for k, s in enumerate(previous)])
         for round_counts in counted:
-            counts = [graph.gather(c) for c in round_counts]
-            words.append(sum(c["sent"] for phase_counts in counts for c in phase_counts))
-            moved.append(sum(c["bytes"] for phase_counts in counts for c in phase_counts))
-            seconds.append(sum(c["seconds"] for phase_counts in counts for c in phase_counts))
-            cpu.append(sum(c["cpu_seconds"] for phase_counts in counts for c in phase_counts))
-            activations = sum(c["activations"] for c in counts[2])
+            counts = graph.gather(round_counts)
+            phases = [c for last in counts for c in (*last["earlier"], last)]
+            words.append(sum(c["sent"] for c in phases))
+            moved.append(sum(c["bytes"] for c in phases))
+            seconds.append(sum(c["seconds"] for c in phases))
+            cpu.append(sum(c["cpu_seconds"] for c in phases))
+            activated.append(sum(c["activations"] for c in counts))
             log_step("dask edge-split suitor round", len(words) - 1, graph.stats["vertices"],
                      graph.stats["edges"], seconds[-1], messages=words[-1],
-                     bytes_moved=moved[-1], activations=activations)
-            if activations == 0:
+                     bytes_moved=moved[-1], activations=activated[-1])
+            if activated[-1] == 0:
                 finished = True
                 break
-        batch = min(2 * batch, MAX_BATCH)
+        batch = next_batch(activated, batch, MAX_BATCH)
     del counted, previous, inbox
     stats = {"rounds": len(words), "device": "cpu", "layout": "edge",
              "messages_per_round": words, "bytes_per_round": moved,

@@ -255,7 +255,8 @@ def _idle(part: EdgeSplitPart, run_id: str) -> bool:
 
 def _step(blocks: list, started: Stopwatch, **counts) -> dict:
     """A phase's result: the blocks to every worker, the words it sends to
-    others and their bytes."""
+    others and their bytes (and, from :func:`_earlier`, the counts of the
+    round's phases before it)."""
     sent = bytes_ = 0
     me = counts.pop("me")
     for k, blk in enumerate(blocks):
@@ -263,6 +264,18 @@ def _step(blocks: list, started: Stopwatch, **counts) -> dict:
             sent += int(blk[0].shape[0])
             bytes_ += int(sum(a.nbytes for a in blk))
     return {"blocks": blocks, "sent": sent, "bytes": bytes_, **started.spent(), **counts}
+
+
+def _earlier(previous) -> list:
+    """The counts of the round's phases before this one, ``previous`` the
+    phase just before it.  Each phase carries them on, so that the client
+    reads a round's counts from its last phase alone: one task per worker
+    and round, not one per phase (at R-MAT 20 on 4 workers the counts were
+    a sixth of the run's tasks)."""
+    if not isinstance(previous, dict):
+        return []
+    own = {key: value for key, value in previous.items() if key not in ("blocks", "earlier")}
+    return [*previous.get("earlier", ()), own]
 
 
 #: The columns of each phase's blocks (ids and holders' bits int64, weights float64).
@@ -348,10 +361,11 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     to the other end's owner: ``(u, v, weight, holders of u)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, proposals=0)
+        return released_step(gid, bytes=0, proposals=0, earlier=_earlier(previous))
+    earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
-        return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0)
+        return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0, earlier=earlier)
     run = part.run
     u, v, w = columns
     at = part.own_index.find(u)
@@ -360,7 +374,7 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     run["proposed"][pat] = True
     hm = part.holders[pat] | (np.int64(1) << np.int64(part.me))
     blocks = _split(owner_of(pv, part.boundaries), part.workers, pu, pv, pw, hm)
-    return _step(blocks, started, me=part.me, proposals=int(pu.shape[0]))
+    return _step(blocks, started, me=part.me, proposals=int(pu.shape[0]), earlier=earlier)
 
 
 @worker_threads
@@ -371,10 +385,11 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     ``(vertex, weight, suitor, activated)`` per worker."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, activations=0)
+        return released_step(gid, bytes=0, activations=0, earlier=_earlier(previous))
+    earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming)
     if columns is None:
-        return _nothing(part, started, DECISION_COLUMNS, activations=0)
+        return _nothing(part, started, DECISION_COLUMNS, activations=0, earlier=earlier)
     run = part.run
     u, v, w, hm = columns
     at = part.own_index.find(v)
@@ -390,7 +405,7 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
         n_activations += int(wake.sum())
         out.append((changed_ids[told], run["offer_weight"][changed[told]],
                     run["suitor"][changed[told]], woken[wake]))
-    return _step(out, started, me=part.me, activations=n_activations)
+    return _step(out, started, me=part.me, activations=n_activations, earlier=earlier)
 
 
 @worker_threads

@@ -11,7 +11,6 @@ after the first superstep in which no worker sends anything.
 from __future__ import annotations
 
 import logging
-import math
 import numbers
 import time
 import uuid
@@ -29,6 +28,7 @@ from ..structure.progress import log_step
 from . import worker as w
 from .edge_split import edge_split_eligible, edge_split_graph, edge_split_matching
 from .graph import DistributedGraph
+from .rounds import FIRST_BATCH, next_batch
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -149,34 +149,6 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
     reports = graph.gather([graph.submit(k, w.assign_capacities, share)
                             for k, share in enumerate(shares)])
     _raise_lookup_errors(reports, vertices.reset_index(drop=True), what, "capacity")
-
-
-#: Supersteps submitted at once before the client looks at their counts; the
-#: batch at most doubles, up to :data:`MAX_BATCH`, while messages keep flowing
-#: (:func:`next_batch`).  Rounds after the last one with messages are no-ops
-#: (nothing owed, nothing received), but each still costs its tasks.
-FIRST_BATCH = 4
-MAX_BATCH = 32
-
-
-def next_batch(messages: list[int], batch: int) -> int:
-    """How many supersteps to submit next, from the message counts of every
-    round so far (the last ``batch`` of them the batch just read).  Doubling
-    alone overshot the end by up to a whole batch: at R-MAT 20 on 4 workers
-    the run ends in its 13th round, and the third batch (16 rounds) ran 15
-    idle supersteps, p + p + p(p - 1) tasks each.  When the counts fell over
-    the last batch, the next one is the rounds they need to fall below one
-    message at the batch's geometric rate, plus the round that reports none
-    (the counts fall faster near the end, so this overestimates rather
-    than stalls); the doubling stays the cap."""
-    doubled = min(2 * batch, MAX_BATCH)
-    recent = messages[-batch - 1:] if len(messages) > batch else messages
-    first, last = recent[0], recent[-1]
-    if len(recent) < 2 or last <= 0 or last >= first:
-        return doubled
-    rate = (last / first) ** (1.0 / (len(recent) - 1))
-    to_go = math.log(last) / -math.log(rate)
-    return max(1, min(doubled, math.ceil(to_go) + 1))
 
 
 def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = False) -> dict:
