@@ -275,6 +275,62 @@ def test_rounds_are_logged_at_info(client, caplog):
     assert lines[0].startswith("dask edge-split suitor round 0: 10 vertices")
 
 
+def test_words_carry_ids_weights_and_holders_exactly():
+    """Ids as uint32 offsets where their range allows (int64 otherwise),
+    float32 weights for float32 or unweighted graphs, holders' bits in the
+    narrowest unsigned type: each column back exactly as sent."""
+    info = np.iinfo(np.int64)
+    narrow = esw.Words.choose((-5, 2**32 - 6), np.float32, 4)
+    assert (narrow.id_base, narrow.id_dtype, narrow.weight_dtype, narrow.holder_dtype) == \
+        (-5, np.uint32, np.float32, np.uint8)
+    wide = esw.Words.choose((-5, 2**32 - 5), np.float64, 9)
+    assert (wide.id_base, wide.id_dtype, wide.weight_dtype, wide.holder_dtype) == \
+        (0, np.int64, np.float64, np.uint16)
+    assert esw.Words.choose(None, np.float32, 64).holder_dtype == np.uint64
+    assert esw.Words.choose((0, 10), np.int16, 2).weight_dtype == np.float64
+    kinds = ("id", "weight", "id", "holders")
+    f32 = np.finfo(np.float32)
+    for words, ids, weights in [
+            (narrow, [-5, 0, 2**31, 2**32 - 6], [float(f32.tiny), 1.0, float(np.float32(0.1)), float(f32.max)]),
+            (wide, [info.min, -5, 0, info.max], [5e-324, 1.0, 0.1, 1.7976931348623157e308])]:
+        holders = np.array([1, 2, 1 << (8 * words.holder_dtype.itemsize - 1), 3], dtype=np.int64)
+        columns = (np.array(ids, dtype=np.int64), np.array(weights, dtype=np.float64),
+                   np.array(ids[::-1], dtype=np.int64), holders)
+        sent = words.send(kinds, columns)
+        assert [c.dtype for c in sent] == [words.id_dtype, words.weight_dtype,
+                                           words.id_dtype, words.holder_dtype]
+        back = words.read(kinds, sent)
+        for got, want in zip(back, columns):
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert [c.dtype for c in words.empty(kinds)] == [c.dtype for c in sent]
+
+
+@pytest.mark.parametrize("ids, weights, per_word", [
+    (np.int32, np.float32, (None, 17)),  # uint32 ids, float32 weights, uint8 holders
+    (np.int64, np.float64, (None, 25)),  # R-MAT's ids in a narrow range: uint32 ids
+    ("wide", np.float64, (24, None))])  # int64 ids spanning more than 2**32: int64
+def test_the_rounds_send_narrow_words(client, ids, weights, per_word):
+    """Bytes per message: a candidate, proposal or changed offer is one
+    row, an activation 1 id more; with int64 words every row is 24 bytes at
+    least, with narrow ones 17 at most (float32) or 25 (float64)."""
+    rng = np.random.default_rng(3)
+    m = 400
+    src, dst = rng.integers(0, 120, m), rng.integers(0, 120, m)
+    if ids == "wide":
+        src = np.where(src % 2 == 0, src, np.iinfo(np.int64).max - src)
+        dst = np.where(dst % 2 == 0, dst, np.iinfo(np.int64).max - dst)
+        ids = np.int64
+    edges = pd.DataFrame({"src": src.astype(ids), "dst": dst.astype(ids),
+                          "weight": (1 + rng.random(m)).astype(weights)})
+    got, stats = matching(dask_frame(edges, 3))
+    pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(edges, backend="cpu"))
+    messages, moved = sum(stats["messages_per_round"]), stats["bytes_moved"]
+    assert messages > 0
+    least, most = per_word
+    assert least is None or moved >= least * messages
+    assert most is None or moved <= most * messages
+
+
 def test_a_round_is_counted_from_its_last_phase(client):
     """One counts task per worker and round (the decisions', which carry the
     candidates' and proposals' counts), not one per phase; and the round's

@@ -226,8 +226,10 @@ class EdgeSplitGraph(DistributedGraph):
                                  pure=False) for i in range(p)] for j in range(p)]
         # the result's dtypes as one machine reads the rows (any worker with rows)
         read = next((i for i in infos if i["held"]), infos[0])
+        bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
+        id_range = (min(b[0] for b in bounds), max(b[1] for b in bounds)) if bounds else None
         learned = self.gather([client.submit(es.learn_owned, keys[j], read["id_dtype"],
-                                           read["weight_dtype"], *shares[j],
+                                           read["weight_dtype"], id_range, *shares[j],
                                            workers=[address], pure=False)
                              for j, address in enumerate(self.workers)])
         del shares
