@@ -222,12 +222,13 @@ class EdgeSplitGraph(DistributedGraph):
                                 pure=False) for k, address in enumerate(self.workers)]
         del mine
         infos = self.gather(builds)
-        shares = [[client.submit(es.held_share, keys[i], j, workers=[self.workers[i]],
+        # every id's bounds: the messages' words (edge_split_worker.Words)
+        bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
+        id_range = (min(b[0] for b in bounds), max(b[1] for b in bounds)) if bounds else None
+        shares = [[client.submit(es.held_share, keys[i], j, id_range, workers=[self.workers[i]],
                                  pure=False) for i in range(p)] for j in range(p)]
         # the result's dtypes as one machine reads the rows (any worker with rows)
         read = next((i for i in infos if i["held"]), infos[0])
-        bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
-        id_range = (min(b[0] for b in bounds), max(b[1] for b in bounds)) if bounds else None
         learned = self.gather([client.submit(es.learn_owned, keys[j], read["id_dtype"],
                                            read["weight_dtype"], id_range, *shares[j],
                                            workers=[address], pure=False)

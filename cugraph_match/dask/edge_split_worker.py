@@ -246,16 +246,19 @@ def build_part(gid: str, me: int, workers: int, boundaries, source: str, destina
             "cpu_seconds": time.process_time() - started}
 
 
-def held_share(gid: str, owner: int) -> np.ndarray:
+def held_share(gid: str, owner: int, id_range) -> np.ndarray:
     """The ids of the held vertices that ``owner`` owns (a stretch of the
-    sorted labels)."""
+    sorted labels), in the id words of the graph's ``id_range``
+    (:class:`Words`; :func:`learn_owned` reads them back)."""
     part = PARTS[gid]
-    if part.boundaries is None:
-        return part.labels
-    lo = 0 if owner == 0 else np.searchsorted(part.labels, part.boundaries[owner - 1], "left")
-    hi = part.labels.shape[0] if owner == part.workers - 1 else \
-        np.searchsorted(part.labels, part.boundaries[owner], "left")
-    return part.labels[lo:hi]
+    lo, hi = 0, part.labels.shape[0]
+    if part.boundaries is not None:
+        if owner > 0:
+            lo = np.searchsorted(part.labels, part.boundaries[owner - 1], "left")
+        if owner < part.workers - 1:
+            hi = np.searchsorted(part.labels, part.boundaries[owner], "left")
+    words = Words.choose(id_range, np.float64, part.workers)
+    return words.send(("id",), (part.labels[lo:hi],))[0]
 
 
 @worker_threads
@@ -269,17 +272,17 @@ def learn_owned(gid: str, id_dtype, weight_dtype, id_range, *shares) -> dict:
     part = PARTS[gid]
     part.id_dtype, part.weight_dtype = np.dtype(id_dtype), np.dtype(weight_dtype)
     part.words = Words.choose(id_range, weight_dtype, part.workers)
-    own_ids = sorted_union([np.asarray(s, dtype=np.int64) for s in shares])
+    received = sum(int(np.asarray(share).nbytes) for i, share in enumerate(shares)
+                   if i != part.me)
+    shares = [part.words.read(("id",), [np.asarray(s)])[0] for s in shares]
+    own_ids = sorted_union(shares)
     own_index = IdIndex(own_ids)
     holders = np.zeros(own_ids.shape[0], dtype=np.int64)
     for i, share in enumerate(shares):
         if len(share):
-            holders[own_index.find(np.asarray(share, dtype=np.int64))] |= \
-                np.int64(1) << np.int64(i)
+            holders[own_index.find(share)] |= np.int64(1) << np.int64(i)
     part.own_ids, part.holders, part.own_index = own_ids, holders, own_index
     part.held_index = IdIndex(part.labels)
-    received = sum(int(np.asarray(share).nbytes) for i, share in enumerate(shares)
-                   if i != part.me)
     return {"owned": int(own_ids.shape[0]), "received": received}
 
 
