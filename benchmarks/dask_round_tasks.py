@@ -9,10 +9,12 @@ with every phase returning p blocks of ``--block-bytes`` zeros and doing
 nothing else: the workers' CPU seconds over it, split into the task threads
 and the event loops (``MainThread``: Dask's scheduling messages, transfers,
 heartbeats), are the floor any run of that many rounds pays on Dask,
-whatever its kernels do.
+whatever its kernels do.  ``--modes whole`` runs the rounds as the edge
+layout sends its small ones: each phase depending on the other workers'
+whole steps, with no block tasks.
 
     python benchmarks/dask_round_tasks.py --workers 2 4 --rounds 7 --block-bytes 8 250000 \
-        --repeat 3 --out benchmarks/results/dask_round_tasks_cpu_2026-11-30
+        --modes blocks whole --repeat 3 --out benchmarks/results/dask_round_tasks_cpu_2026-11-30
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ def counts(step: list) -> int:
     return len(step)
 
 
-def rounds_once(client, workers: list, rounds: int, block_bytes: int) -> dict:
+def rounds_once(client, workers: list, rounds: int, block_bytes: int,
+                whole: bool = False) -> dict:
     """One run of ``rounds`` rounds as ``edge_split.run_rounds`` submits them
-    (one batch): wall seconds and the workers' CPU seconds by thread group."""
+    (one batch; ``whole``: each phase taking the others' whole steps): wall
+    seconds and the workers' CPU seconds by thread group."""
     p = len(workers)
     before, start = client.run(thread_seconds), time.perf_counter()
     previous: list = [None] * p
@@ -57,7 +61,8 @@ def rounds_once(client, workers: list, rounds: int, block_bytes: int) -> dict:
             steps = [client.submit(phase_step, previous[k], *inbox[k], blocks=p,
                                    block_bytes=block_bytes, workers=[workers[k]], pure=False)
                      for k in range(p)]
-            inbox = [[client.submit(block, steps[i], k, workers=[workers[i]], pure=False)
+            inbox = [[steps[i] if whole else
+                      client.submit(block, steps[i], k, workers=[workers[i]], pure=False)
                       for i in range(p) if i != k] for k in range(p)]
             previous = steps
         counted += [client.submit(counts, s, workers=[workers[k]], pure=False)
@@ -65,8 +70,9 @@ def rounds_once(client, workers: list, rounds: int, block_bytes: int) -> dict:
     client.gather(counted)
     seconds, after = time.perf_counter() - start, client.run(thread_seconds)
     del previous, inbox, counted
-    tasks = rounds * (3 * (p + p * (p - 1)) + p)
+    tasks = rounds * (3 * (p if whole else p + p * (p - 1)) + p)
     return {"seconds": seconds, "tasks": tasks, "transfers": rounds * 3 * p * (p - 1),
+            "mode": "whole" if whole else "blocks",
             **by_group(before, after)}
 
 
@@ -75,6 +81,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--block-bytes", type=int, nargs="+", default=[8])
+    parser.add_argument("--modes", nargs="+", default=["blocks"], choices=["blocks", "whole"])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -88,19 +95,23 @@ def main() -> None:
             workers = sorted(client.nthreads())
             rounds_once(client, workers, 1, 8)  # the functions pickled and imported once
             for block_bytes in args.block_bytes:
-                for _ in range(args.repeat):
-                    run = {"workers": p, "rounds": args.rounds, "block_bytes": block_bytes,
-                           **rounds_once(client, workers, args.rounds, block_bytes)}
-                    report["runs"].append(run)
-                    print(json.dumps(run), flush=True)
+                for mode in args.modes:
+                    for _ in range(args.repeat):
+                        run = {"workers": p, "rounds": args.rounds, "block_bytes": block_bytes,
+                               **rounds_once(client, workers, args.rounds, block_bytes,
+                                             mode == "whole")}
+                        report["runs"].append(run)
+                        print(json.dumps(run), flush=True)
     if args.out:
         lines = B.report_head(report, args.out, "edge-layout rounds with no work,")
         lines += ["CPU seconds of the workers, summed (user + system); event loops: the "
                   "workers' main threads.", "",
-                  "| p | rounds | tasks | transfers | bytes per block | wall s | "
-                  "task threads CPU s | event loops CPU s |", "|---|---|---|---|---|---|---|---|"]
+                  "| p | rounds | mode | tasks | transfers | bytes per block | wall s | "
+                  "task threads CPU s | event loops CPU s |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in report["runs"]:
-            lines.append(f"| {r['workers']} | {r['rounds']} | {r['tasks']} | {r['transfers']} | "
+            lines.append(f"| {r['workers']} | {r['rounds']} | {r['mode']} | {r['tasks']} | "
+                         f"{r['transfers']} | "
                          f"{r['block_bytes']:,} | {r['seconds']:.2f} | "
                          f"{r['task']['user'] + r['task']['sys']:.2f} | "
                          f"{r['loop']['user'] + r['loop']['sys']:.2f} |")

@@ -372,9 +372,22 @@ def test_a_path_of_rising_weights_needs_a_round_per_displacement(client):
     n = 30
     edges = pd.DataFrame({"src": np.arange(n - 1), "dst": np.arange(1, n),
                           "weight": np.arange(1.0, n)})
-    got, stats = matching(dask_frame(edges.sample(frac=1, random_state=1), 3))
-    pd.testing.assert_frame_equal(got.compute(), cm.suitor_matching(edges, backend="cpu"))
+    with distributed.get_task_stream(client) as stream:
+        got, stats = matching(dask_frame(edges.sample(frac=1, random_state=1), 3))
+        got = got.compute()
+    pd.testing.assert_frame_equal(got, cm.suitor_matching(edges, backend="cpu"))
     assert 2 <= stats["rounds"] <= n
+    # rounds this small send whole steps after the first batch: no block
+    # tasks then, and every other worker receives each step whole
+    from cugraph_match.dask.rounds import FIRST_BATCH
+
+    p = len(client.nthreads())
+    whole = stats["whole_step_rounds"]
+    assert len(whole) == stats["rounds"] > FIRST_BATCH
+    assert not any(whole[:FIRST_BATCH]) and all(whole[FIRST_BATCH:])
+    names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+    assert sum(n.startswith("block-") for n in names) == 3 * p * (p - 1) * FIRST_BATCH
+    assert sum(n.startswith("decide-") for n in names) >= p * stats["rounds"]
 
 
 # --------------------------------------------------------------------------
@@ -454,6 +467,6 @@ def test_a_round_left_over_after_the_graph_is_released_sends_nothing():
                          (esw.decide, "activations")):
         step = phase(gone, "a finished run", previous)
         assert step["sent"] == 0 and step[count] == 0 and step["blocks"] == []
-        assert step["bytes"] == 0  # the shape of the layout's own steps
+        assert step["bytes"] == step["step_bytes"] == 0  # the layout's own steps' shape
         assert [worker.block(step, k) for k in range(3)] == [None, None, None]
         previous = step

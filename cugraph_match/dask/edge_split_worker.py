@@ -41,7 +41,7 @@ from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
 from ..structure.progress import Stopwatch
 from .threads import worker_threads
-from .worker import PARTS, released_step
+from .worker import PARTS, block, released_step
 
 #: No offer held: weights are positive, so every edge beats it.
 NO_WEIGHT = 0.0
@@ -335,15 +335,21 @@ def _idle(part: EdgeSplitPart, run_id: str) -> bool:
 
 def _step(blocks: list, started: Stopwatch, **counts) -> dict:
     """A phase's result: the blocks to every worker, the words it sends to
-    others and their bytes (and, from :func:`_earlier`, the counts of the
-    round's phases before it)."""
-    sent = bytes_ = 0
+    others and their bytes, the bytes of every block (``step_bytes``: what
+    each other worker receives when it takes the whole step), and, from
+    :func:`_earlier`, the counts of the round's phases before it."""
+    sent = bytes_ = step_bytes = 0
     me = counts.pop("me")
     for k, blk in enumerate(blocks):
-        if k != me and blk is not None:
+        if blk is None:
+            continue
+        size = int(sum(a.nbytes for a in blk))
+        step_bytes += size
+        if k != me:
             sent += int(blk[0].shape[0])
-            bytes_ += int(sum(a.nbytes for a in blk))
-    return {"blocks": blocks, "sent": sent, "bytes": bytes_, **started.spent(), **counts}
+            bytes_ += size
+    return {"blocks": blocks, "sent": sent, "bytes": bytes_, "step_bytes": step_bytes,
+            **started.spent(), **counts}
 
 
 def _earlier(previous) -> list:
@@ -366,10 +372,13 @@ def _nothing(part: EdgeSplitPart, started: Stopwatch, columns: tuple,
 
 
 def _received(part: EdgeSplitPart, previous, incoming) -> list:
-    """The blocks sent to this worker: the others' and its own (in its
-    previous step, the phase before this one)."""
+    """The blocks sent to this worker: the others' (each its block, or the
+    sender's whole step, from which this worker reads its block: the rounds
+    :func:`edge_split.run_rounds` sends whole) and its own (in its previous
+    step, the phase before this one)."""
     own = previous["blocks"][part.me] if isinstance(previous, dict) else None
-    return [b for b in (*incoming, own) if b is not None]
+    others = [block(b, part.me) if isinstance(b, dict) else b for b in incoming]
+    return [b for b in (*others, own) if b is not None]
 
 
 def _incoming_columns(part: EdgeSplitPart, run_id: str, previous, incoming,
@@ -404,7 +413,7 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
     candidate of every active held vertex, to its owner: ``(u, v, weight)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:  # a round left over from a run whose graph is released
-        return released_step(gid, bytes=0, active=0)
+        return released_step(gid, bytes=0, step_bytes=0, active=0)
     if _idle(part, run_id):
         return _nothing(part, started, CANDIDATE_COLUMNS, active=0)
     run = part.run
@@ -439,7 +448,7 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     to the other end's owner: ``(u, v, weight, holders of u)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, proposals=0, earlier=_earlier(previous))
+        return released_step(gid, bytes=0, step_bytes=0, proposals=0, earlier=_earlier(previous))
     earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming, CANDIDATE_COLUMNS)
     if columns is None:
@@ -464,7 +473,7 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     ``(vertex, weight, suitor, activated)`` per worker."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, activations=0, earlier=_earlier(previous))
+        return released_step(gid, bytes=0, step_bytes=0, activations=0, earlier=_earlier(previous))
     earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming, PROPOSAL_COLUMNS)
     if columns is None:
