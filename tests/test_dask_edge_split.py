@@ -131,9 +131,10 @@ def test_real_graphs(client, path):
     assert stats["layout"] == "edge"
     pd.testing.assert_frame_equal(got.compute(), single)
     # no row moved in the build, only held ids (4 bytes each, uint32 offsets
-    # from the smallest id, at most one per held vertex); the rounds' words are bounded by the held entries (a
-    # candidate, a proposal, an offer change and an activation per entry at
-    # most, each sent once per other worker)
+    # from the smallest id, at most one per held vertex); the rounds' words
+    # are bounded by the held entries (a candidate, a proposal, an offer
+    # change and an activation per entry at most, each sent once per other
+    # worker)
     assert 0 < stats["build"]["build_bytes_moved"] <= 4 * sum(stats["build"]["held_vertices"])
     assert sum(stats["messages_per_round"]) <= 4 * sum(stats["build"]["row_entries"])
     # each round's phases: wall and CPU seconds, every worker's summed
@@ -291,7 +292,8 @@ def test_words_carry_ids_weights_and_holders_exactly():
     kinds = ("id", "weight", "id", "holders")
     f32 = np.finfo(np.float32)
     for words, ids, weights in [
-            (narrow, [-5, 0, 2**31, 2**32 - 6], [float(f32.tiny), 1.0, float(np.float32(0.1)), float(f32.max)]),
+            (narrow, [-5, 0, 2**31, 2**32 - 6],
+             [float(f32.tiny), 1.0, float(np.float32(0.1)), float(f32.max)]),
             (wide, [info.min, -5, 0, info.max], [5e-324, 1.0, 0.1, 1.7976931348623157e308])]:
         holders = np.array([1, 2, 1 << (8 * words.holder_dtype.itemsize - 1), 3], dtype=np.int64)
         columns = (np.array(ids, dtype=np.int64), np.array(weights, dtype=np.float64),
@@ -386,8 +388,8 @@ def test_a_path_of_rising_weights_needs_a_round_per_displacement(client):
     assert len(whole) == stats["rounds"] > FIRST_BATCH
     assert not any(whole[:FIRST_BATCH]) and all(whole[FIRST_BATCH:])
     names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
-    assert sum(n.startswith("block-") for n in names) == 3 * p * (p - 1) * FIRST_BATCH
-    assert sum(n.startswith("decide-") for n in names) >= p * stats["rounds"]
+    assert sum(name.startswith("block-") for name in names) == 3 * p * (p - 1) * FIRST_BATCH
+    assert sum(name.startswith("decide-") for name in names) >= p * stats["rounds"]
 
 
 # --------------------------------------------------------------------------

@@ -448,7 +448,8 @@ def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     to the other end's owner: ``(u, v, weight, holders of u)``."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, step_bytes=0, proposals=0, earlier=_earlier(previous))
+        return released_step(gid, bytes=0, step_bytes=0, proposals=0,
+                             earlier=_earlier(previous))
     earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming, CANDIDATE_COLUMNS)
     if columns is None:
@@ -473,7 +474,8 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     ``(vertex, weight, suitor, activated)`` per worker."""
     started, part = Stopwatch(), PARTS.get(gid)
     if part is None:
-        return released_step(gid, bytes=0, step_bytes=0, activations=0, earlier=_earlier(previous))
+        return released_step(gid, bytes=0, step_bytes=0, activations=0,
+                             earlier=_earlier(previous))
     earlier = _earlier(previous)
     columns = _incoming_columns(part, run_id, previous, incoming, PROPOSAL_COLUMNS)
     if columns is None:
