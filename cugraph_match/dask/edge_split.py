@@ -125,6 +125,15 @@ def edge_split_eligible(frame: Any, source: str, destination: str, weight,
     return len(_client(None).nthreads()) <= MAX_WORKERS
 
 
+def ids_range(summaries: list) -> tuple[int, int] | None:
+    """The lowest and highest id of every partition's integer id columns
+    (their summaries' bounds); None when no partition has ids."""
+    bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
+    if not bounds:
+        return None
+    return min(b[0] for b in bounds), max(b[1] for b in bounds)
+
+
 def choose_layout(summaries: list, boundaries, workers: int, weighted: bool) -> dict:
     """The ``"auto"`` layout of an eligible edge list, from the summaries'
     sample of whole rows: ``"edge"`` where the vertex layout would move most
@@ -161,9 +170,9 @@ def choose_layout(summaries: list, boundaries, workers: int, weighted: bool) -> 
         edges = pd.DataFrame({"lo": lo, "hi": hi}).drop_duplicates()
         weights = rows.iloc[:, 2].to_numpy()[apart][edges.index.to_numpy()]
         figures["distinct_weights"] = len(np.unique(weights)) / len(weights)
-    bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
-    if bounds:
-        width = max(b[1] for b in bounds) - min(b[0] for b in bounds) + 1
+    id_range = ids_range(summaries)
+    if id_range is not None:
+        width = id_range[1] - id_range[0] + 1
         figures["rows_per_id"] = sum(s["rows"] for s in summaries) / width
     if figures["cut"] >= SCATTERED_CUT and figures["distinct_weights"] >= DISTINCT_WEIGHTS \
             and figures["rows_per_id"] >= ROWS_PER_ID:
@@ -231,9 +240,7 @@ class EdgeSplitGraph(DistributedGraph):
                                 pure=False) for k, address in enumerate(self.workers)]
         del mine
         infos = self.gather(builds)
-        # every id's bounds: the messages' words (edge_split_worker.Words)
-        bounds = [b for s in summaries for b in (s.get("bounds") or ()) if b is not None]
-        id_range = (min(b[0] for b in bounds), max(b[1] for b in bounds)) if bounds else None
+        id_range = ids_range(summaries)  # the messages' words (edge_split_worker.Words)
         shares = [[client.submit(es.held_share, keys[i], j, id_range, workers=[self.workers[i]],
                                  pure=False) for i in range(p)] for j in range(p)]
         # the result's dtypes as one machine reads the rows (any worker with rows)

@@ -109,8 +109,7 @@ class Words:
         and ``workers`` workers."""
         low, high = id_range if id_range is not None else (0, 0)
         narrow = high - low < 2**32
-        holders = next(np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
-                       if workers <= 8 * np.dtype(t).itemsize)
+        holders = np.min_scalar_type((1 << workers) - 1)  # every worker's bit set
         return cls(int(low) if narrow else 0, np.dtype(np.uint32 if narrow else np.int64),
                    np.dtype(np.float32 if np.dtype(weight_dtype) == np.float32
                             else np.float64), holders)
@@ -395,6 +394,23 @@ def _incoming_columns(part: EdgeSplitPart, run_id: str, previous, incoming,
                                    for i in range(len(blocks[0]))])
 
 
+def _opening(gid: str, run_id: str, previous, incoming, receives: tuple, sends: tuple,
+             count: str) -> tuple:
+    """The start of a phase that reads the blocks sent to it (proposals and
+    decide, which receive columns ``receives`` and send ``sends``): ``(step,
+    None)`` with the step it returns at once, empty with ``count`` at 0 (its
+    part dropped, another run's phase, nothing received), else ``(None,
+    (part, started, earlier, columns))``."""
+    started, part = Stopwatch(), PARTS.get(gid)
+    earlier = _earlier(previous)
+    if part is None:  # a round left over from a run whose graph is released
+        return released_step(gid, bytes=0, step_bytes=0, earlier=earlier, **{count: 0}), None
+    columns = _incoming_columns(part, run_id, previous, incoming, receives)
+    if columns is None:
+        return _nothing(part, started, sends, earlier=earlier, **{count: 0}), None
+    return None, (part, started, earlier, columns)
+
+
 def _split(destination: np.ndarray, p: int, *columns) -> list:
     """The rows of ``columns`` grouped by ``destination`` (one block per worker)."""
     if p == 1:
@@ -446,14 +462,11 @@ def candidates(gid: str, run_id: str, previous, *incoming) -> dict:
 def proposals(gid: str, run_id: str, previous, *incoming) -> dict:
     """Phase 2: at each owned vertex with candidates, the best one proposed
     to the other end's owner: ``(u, v, weight, holders of u)``."""
-    started, part = Stopwatch(), PARTS.get(gid)
-    if part is None:
-        return released_step(gid, bytes=0, step_bytes=0, proposals=0,
-                             earlier=_earlier(previous))
-    earlier = _earlier(previous)
-    columns = _incoming_columns(part, run_id, previous, incoming, CANDIDATE_COLUMNS)
-    if columns is None:
-        return _nothing(part, started, PROPOSAL_COLUMNS, proposals=0, earlier=earlier)
+    done, opened = _opening(gid, run_id, previous, incoming, CANDIDATE_COLUMNS,
+                            PROPOSAL_COLUMNS, "proposals")
+    if done is not None:
+        return done
+    part, started, earlier, columns = opened
     run = part.run
     u, v, w = columns
     at = part.own_index.find(u)
@@ -472,14 +485,11 @@ def decide(gid: str, run_id: str, previous, *incoming) -> dict:
     offer it holds; the changed offers go to the vertex's holders and the
     refused and displaced proposers to their holders and owner:
     ``(vertex, weight, suitor, activated)`` per worker."""
-    started, part = Stopwatch(), PARTS.get(gid)
-    if part is None:
-        return released_step(gid, bytes=0, step_bytes=0, activations=0,
-                             earlier=_earlier(previous))
-    earlier = _earlier(previous)
-    columns = _incoming_columns(part, run_id, previous, incoming, PROPOSAL_COLUMNS)
-    if columns is None:
-        return _nothing(part, started, DECISION_COLUMNS, activations=0, earlier=earlier)
+    done, opened = _opening(gid, run_id, previous, incoming, PROPOSAL_COLUMNS,
+                            DECISION_COLUMNS, "activations")
+    if done is not None:
+        return done
+    part, started, earlier, columns = opened
     run = part.run
     u, v, w, hm = columns
     at = part.own_index.find(v)
