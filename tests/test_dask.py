@@ -389,6 +389,66 @@ def test_return_stats_is_for_dask_inputs():
             function(dd.from_pandas(frame5(), npartitions=2), return_stats="no")
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(holders=st.lists(st.sampled_from(["a", "b", "c", None]), max_size=40),
+       data=st.data())
+def test_holder_groups_cover_each_partition_once_within_the_budget(holders, data):
+    from cugraph_match.dask.graph import holder_groups
+
+    sizes = data.draw(st.lists(st.integers(0, 50), min_size=len(holders),
+                               max_size=len(holders)))
+    budget = data.draw(st.floats(0.5, 120))
+    groups = holder_groups(holders, sizes, budget)
+    flat = [i for group in groups for i, _ in group]
+    assert sorted(flat) == list(range(len(holders)))
+    assert [group[0][0] for group in groups] == sorted(group[0][0] for group in groups)
+    for group in groups:
+        indices = [i for i, _ in group]
+        assert indices == sorted(indices)
+        assert all(holder == holders[i] for i, holder in group)
+        assert len({holder for _, holder in group}) == 1
+        if len(group) > 1:
+            assert group[0][1] is not None and sum(sizes[i] for i in indices) <= budget
+    # a group closes only when the holder's next partition would not fit
+    by_holder: dict = {}
+    for group in groups:
+        if group[0][1] is not None:
+            by_holder.setdefault(group[0][1], []).append(group)
+    for chain in by_holder.values():
+        for group, following in zip(chain, chain[1:]):
+            assert sum(sizes[i] for i, _ in group) + sizes[following[0][0]] > budget
+
+
+def test_the_build_reads_the_partitions_in_groups(client):
+    # 48 small partitions on 2 workers: a summary, a route and per owner a
+    # take and an absorb per group of the partitions one worker holds (at
+    # most about GROUPS_PER_WORKER per worker), not per partition
+    from cugraph_match.dask.graph import GROUPS_PER_WORKER
+
+    rng = np.random.default_rng(5)
+    edges = pd.DataFrame({"src": rng.integers(0, 300, 2400), "dst": rng.integers(0, 300, 2400),
+                          "weight": rng.integers(1, 9, 2400).astype(np.float64)})
+    frame = dd.from_pandas(edges, npartitions=48, sort=False).persist()
+    distributed.wait(frame)
+    with distributed.get_task_stream(client) as stream:
+        graph = cm.dask.DistributedGraph(frame)
+    same(cm.suitor_matching(graph), cm.suitor_matching(edges, backend="cpu"))
+    names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+
+    def count(prefix):
+        return sum(name.startswith(prefix + "-") for name in names)
+
+    p = len(client.nthreads())
+    groups = count("route_group")
+    # next fit: two groups of a holder in a row hold more than the budget
+    assert 1 <= groups <= 2 * GROUPS_PER_WORKER * p + p < 48
+    assert 1 <= count("summarize_partitions") <= 2 * GROUPS_PER_WORKER * p + p
+    assert count("take_group") == count("absorb_pieces") == p * groups
+    assert count("summarize_partition") == count("route_partition") == \
+        count("take_piece") == 0
+    assert graph.stats["rows"] == len(edges)
+
+
 def test_result_is_partitioned_by_vertex_with_known_divisions(client):
     edges = pd.DataFrame({"src": np.arange(200), "dst": (np.arange(200) * 7 + 3) % 200,
                           "weight": np.arange(200, dtype=np.float64) % 5 + 1})
@@ -609,7 +669,8 @@ def _parts_in_process(edges, workers: int, tag: str, run_id: str) -> list:
     gids = []
     for k in range(workers):
         gid = worker.part_key(tag, k)
-        build.absorb_piece(gid, build.take_piece(edges, route, k, "src", "dst", "weight", None))
+        build.absorb_pieces(gid, [build.take_piece(edges, route, k, "src", "dst", "weight",
+                                                   None)])
         worker.build_part(gid, k, workers, boundaries, True, False, "ids", False, False)
         worker.assign_capacities(gid, 1)
         worker.start_run(gid, False, run_id)

@@ -73,15 +73,19 @@ def staged_graphs(draw):
 
 
 def _stage(gid: str, pieces, device: bool, boundaries, workers: int, me: int) -> None:
-    """Each piece as an input partition, routed and taken for worker ``me``
+    """Each piece as an input partition, the partitions one group (as one
+    worker holding them all reads them), routed and taken for worker ``me``
     by the host's or the device's steps, and absorbed."""
     steps = build_gpu if device else build
-    for u, v, w_ in pieces:
-        frame = pd.DataFrame({"src": u, "dst": v, **({"weight": w_} if w_ is not None else {})})
-        route = steps.route_partition(frame, "src", "dst", boundaries, workers, None)
-        piece = steps.take_piece(frame, route, me, "src", "dst",
-                                 "weight" if w_ is not None else None, None)
-        build.absorb_piece(gid, piece)
+    weight = "weight" if pieces[0][2] is not None else None
+    frames = [pd.DataFrame({"src": u, "dst": v, **({"weight": w_} if w_ is not None else {})})
+              for u, v, w_ in pieces]
+    routes = build.route_group(steps.route_partition, "src", "dst", boundaries, workers, None,
+                               *frames)
+    taken = build.take_group(steps.take_piece, routes, me, "src", "dst", weight, None, None,
+                             *frames)
+    assert len(taken) == len(frames)
+    build.absorb_pieces(gid, taken)
 
 
 def _host(a):

@@ -265,11 +265,34 @@ def piece_nbytes(piece: dict) -> int:
     return total
 
 
-def absorb_piece(key: str, piece: dict, after=None) -> dict:
-    """Keep a piece for worker ``key``'s build; returns its size (rows, bytes)."""
-    STAGED.setdefault(key, []).append(piece)
-    rows = 0 if piece["u"] is None else len(piece["u"])
-    return {"rows": rows, "bytes": piece_nbytes(piece)}
+def route_group(route, source: str, destination: str, boundaries, workers: int, id_dtype,
+                *frames) -> tuple:
+    """``route`` (this module's :func:`route_partition`, or the GPU build's)
+    of each of ``frames``, a group of input partitions one worker holds: one
+    task for the group.  Dask pays about a millisecond of each worker's
+    event loop per task and per transfer, so a build of one task per
+    partition and owner cost a frame of many small partitions more in
+    tasks than in rows (README, *Distributed*)."""
+    return tuple(route(frame, source, destination, boundaries, workers, id_dtype)
+                 for frame in frames)
+
+
+def take_group(take, routes: tuple, k: int, source: str, destination: str,
+               weight: str | None, id_dtype, after, *frames, **narrowed) -> list:
+    """``take`` (:func:`take_piece`, or the GPU build's) of worker k's rows
+    from each partition of a group (``routes``: :func:`route_group`'s), one
+    piece per partition, in order.  ``after``: k's previous absorb, which
+    paces the takes; ``narrowed``: ``take``'s ``id_base``."""
+    return [take(frame, route, k, source, destination, weight, id_dtype, None, **narrowed)
+            for frame, route in zip(frames, routes)]
+
+
+def absorb_pieces(key: str, pieces: list, after=None) -> dict:
+    """Keep the pieces of one take (:func:`take_group`) for worker ``key``'s
+    build; returns their size (rows, bytes)."""
+    STAGED.setdefault(key, []).extend(pieces)
+    rows = sum(0 if piece["u"] is None else len(piece["u"]) for piece in pieces)
+    return {"rows": rows, "bytes": sum(piece_nbytes(piece) for piece in pieces)}
 
 
 def drop_staged_all(gid: str) -> None:

@@ -39,6 +39,11 @@ log = logging.getLogger("cugraph_match.dask")
 
 #: Endpoint ids sampled per input partition to place the owners' ranges.
 SAMPLE_PER_PARTITION = 4096
+#: The build's tasks read a worker's input partitions in groups (a summary,
+#: a route and, per owner, a take and an absorb per group), each at most a
+#: GROUPS_PER_WORKER-th of a worker's share of the rows, as the benchmarks'
+#: four partitions per worker are (:func:`holder_groups`).
+GROUPS_PER_WORKER = 4
 #: Seconds a wait on the workers runs before it checks that they are all
 #: still there (a task pinned to a worker that left would wait forever).
 WATCH_SECONDS = 2.0
@@ -309,48 +314,77 @@ class DistributedGraph:
         the summaries and the common id dtype (None: the columns' own)."""
         client = self.client
         rows_each = -(-self.ROW_SAMPLE // max(len(parts), 1)) if self.ROW_SAMPLE else 0
-        summaries = client.gather([
-            client.submit(w.summarize_partition, part, self.source, self.destination,
-                          self.weight, SAMPLE_PER_PARTITION, i, rows_each, pure=False)
-            for i, part in enumerate(parts)])
+        # a task per group of partitions one worker holds, not per partition
+        groups = holder_groups(self._holders(parts), [1] * len(parts),
+                               len(parts) / (GROUPS_PER_WORKER * len(self.workers)))
+        grouped = client.gather([
+            client.submit(w.summarize_partitions, [i for i, _ in group], self.source,
+                          self.destination, self.weight, SAMPLE_PER_PARTITION, rows_each,
+                          *[parts[i] for i, _ in group], pure=False,
+                          **self._where(group[0][1]))
+            for group in groups])
+        summaries: list = [None] * len(parts)
+        for group, made in zip(groups, grouped):
+            for (i, _), summary in zip(group, made):
+                summaries[i] = summary
         self._check(summaries)
         id_dtype = self._id_dtype(meta, summaries)
         self.boundaries = _boundaries(summaries, len(self.workers), id_dtype)
         return summaries, id_dtype
+
+    def _holders(self, parts: list) -> list:
+        """The worker holding each partition (None: not known), once every
+        partition is made."""
+        from distributed import wait
+
+        wait(parts)
+        held = self.client.who_has(parts)
+        return [next(iter(sorted(held.get(part.key, ()))), None) for part in parts]
+
+    @staticmethod
+    def _where(holder) -> dict:
+        """``client.submit``'s placement of a task reading partitions that
+        ``holder`` holds (None: the scheduler's choice)."""
+        return {"workers": [holder], "allow_other_workers": True} if holder is not None else {}
 
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
         summaries, id_dtype = self.summarize(parts, meta)
         self.on_gpu = device = self._builds_on_gpu(meta, id_dtype)
         steps = bg if device else b  # where the rows are routed, taken and kept
-        routes = [client.submit(steps.route_partition, part, self.source, self.destination,
-                                self.boundaries, p, id_dtype, pure=False)
-                  for part in parts]
         # on the host, 8-byte ids within 2**32 of the smallest travel as
         # uint32 offsets from it (build.offset_base)
         narrowed = {} if device else {"id_base": b.offset_base(
             [s["bounds"] for s in summaries if s.get("bounds")],
             id_dtype if id_dtype is not None else meta[self.source].dtype)}
-        holders = client.who_has(parts)
-        source_of = [next(iter(holders.get(part.key, ())), None) for part in parts]
-        # worker k takes its rows from the partitions one after another (each
+        # the partitions each worker holds, in groups of at most a
+        # GROUPS_PER_WORKER-th of a worker's share of the rows: a route and,
+        # per owner, a take and an absorb per group
+        groups = holder_groups(self._holders(parts), [s["rows"] for s in summaries],
+                               sum(s["rows"] for s in summaries) / (GROUPS_PER_WORKER * p))
+        routes = [client.submit(b.route_group, steps.route_partition, self.source,
+                                self.destination, self.boundaries, p, id_dtype,
+                                *[parts[i] for i, _ in group], pure=False,
+                                **self._where(group[0][1]))
+                  for group in groups]
+        # worker k takes its rows from the groups one after another (each
         # take waits for k's previous absorb), starting at its own offset so
-        # that the p chains read different partitions at once
+        # that the p chains read different groups at once
         absorbs: list[list] = [[] for _ in range(p)]
         taken_from: list[list] = [[] for _ in range(p)]
         for k, address in enumerate(self.workers):
             key, after = w.part_key(self.gid, k), None
-            for j in range(len(parts)):
-                i = (k * len(parts) // p + j) % len(parts)
-                where = {"workers": [source_of[i]], "allow_other_workers": True} \
-                    if source_of[i] is not None else {}
-                piece = client.submit(steps.take_piece, parts[i], routes[i], k, self.source,
-                                      self.destination, self.weight, id_dtype, after,
-                                      pure=False, **narrowed, **where)
-                after = client.submit(b.absorb_piece, key, piece, after, workers=[address],
+            for j in range(len(groups)):
+                g = (k * len(groups) // p + j) % len(groups)
+                group = groups[g]
+                piece = client.submit(b.take_group, steps.take_piece, routes[g], k,
+                                      self.source, self.destination, self.weight, id_dtype,
+                                      after, *[parts[i] for i, _ in group], pure=False,
+                                      **narrowed, **self._where(group[0][1]))
+                after = client.submit(b.absorb_pieces, key, piece, after, workers=[address],
                                       pure=False)
                 absorbs[k].append(after)
-                taken_from[k].append(source_of[i])
+                taken_from[k].append(group[0][1])
                 del piece
         builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
                                 self.weighted, self.device_frames, self._what, self.summed,
@@ -563,6 +597,34 @@ def numeric_ids(meta, source: str, destination: str) -> bool:
     """Whether both id columns of a frame's ``meta`` hold numbers (not bools)."""
     return all(pd.api.types.is_numeric_dtype(meta[c].dtype) and
                not pd.api.types.is_bool_dtype(meta[c].dtype) for c in (source, destination))
+
+
+def holder_groups(holders: list, sizes: list, budget: float) -> list[list[tuple]]:
+    """The partitions in groups that one task each reads where they lie:
+    ``(index, holder)`` pairs of the partitions one worker holds, in
+    partition order, each group up to ``budget`` in ``sizes`` (a partition
+    larger than that alone); a partition whose holder is unknown (None) is
+    a group of its own.  The groups come in the order of their first
+    partitions.
+
+    A task per partition cost a frame of many small partitions more than its
+    rows: Dask's event loops pay about a millisecond per task and transfer,
+    and the vertex layout's build ran a take and an absorb per partition
+    and owner (measured, a 2048² grid on 4 workers: 10.6 CPU s in 256
+    partitions against 3.5 in 16)."""
+    groups: list[list[tuple]] = []
+    open_group: dict = {}  # holder -> (its group, the group's size so far)
+    for i, (holder, size) in enumerate(zip(holders, sizes)):
+        current = open_group.get(holder) if holder is not None else None
+        if current is not None and current[1] + size <= budget:
+            current[0].append((i, holder))
+            open_group[holder] = (current[0], current[1] + size)
+            continue
+        group = [(i, holder)]
+        groups.append(group)
+        if holder is not None:
+            open_group[holder] = (group, size)
+    return groups
 
 
 def _empty_like(frame):

@@ -107,6 +107,15 @@ def summarize_partition(frame, source: str, destination: str, weight: str | None
     return summary
 
 
+def summarize_partitions(indices: list, source: str, destination: str, weight: str | None,
+                         sample_size: int, row_sample_size: int, *frames) -> list:
+    """:func:`summarize_partition` of a group of partitions one worker holds
+    (``frames``, the partitions ``indices`` of the frame, each one's index
+    its sample's seed), in one task (``graph.holder_groups``)."""
+    return [summarize_partition(frame, source, destination, weight, sample_size, i,
+                                row_sample_size) for i, frame in zip(indices, frames)]
+
+
 def _id_types(columns) -> dict:
     """One id of each Python type among the id columns (as the single-machine
     path sees them once both columns are joined into one)."""
