@@ -6,8 +6,8 @@ vertices, ids row by row, so that id ranges are bands of the grid; int32 ids
 and float32 weights, or with ``:int64`` pandas' int64 / float64, with
 ``:unweighted`` int64 ids and no weights): the
 single-machine ``suitor_matching(frame, backend="cpu")`` in a fresh process,
-then the same frame as a persisted Dask frame (4 partitions per worker, placed by
-:func:`placed_frame`) on
+then the same frame as a persisted Dask frame (4 partitions per worker, or
+``--partitions-per-worker``, placed by :func:`placed_frame`) on
 LocalClusters of 1, 2, 4, 8 worker processes (1 thread each): the whole call
 from the caller's Dask frame to the computed pandas result, checked equal.
 
@@ -216,16 +216,16 @@ def on_workers(client, function, *args) -> list:
             for a in addresses]
 
 
-def placed_frame(client, edges: pd.DataFrame, workers: int):
-    """``edges`` as a Dask frame of 4 consecutive row ranges per worker, each
-    worker holding 4 of them (round-robin): every worker starts with 1/p of
+def placed_frame(client, edges: pd.DataFrame, workers: int, per_worker: int = 4):
+    """``edges`` as a Dask frame of ``per_worker`` consecutive row ranges per
+    worker, each worker holding that many (round-robin): every worker starts with 1/p of
     the input, as a cluster reading its own files would.  (``persist`` of
     ``from_pandas`` leaves the placement to the scheduler: in one 4-worker
     run at R-MAT 20 the workers held 51, 51, 177 and 126 MB of the 403 MB.)"""
     import dask.dataframe as dd
 
     addresses = sorted(client.nthreads())
-    parts = 4 * workers
+    parts = per_worker * workers
     bounds = np.linspace(0, len(edges), parts + 1).astype(np.int64)
     futures = [client.scatter(edges.iloc[bounds[i]:bounds[i + 1]],
                               workers=[addresses[i % len(addresses)]])
@@ -235,19 +235,23 @@ def placed_frame(client, edges: pd.DataFrame, workers: int):
 
 def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
                      algorithm: str = "suitor", single_q=None, backend: str = "cpu",
-                     layout: str = "auto") -> dict:
+                     layout: str = "auto", per_worker: int = 4) -> dict:
     """One cluster's call; ``layout``: the matchings' layout (the Dask setting
-    ``cugraph_match.dask.layout``: ``auto``, ``edge`` or ``vertex``)."""
+    ``cugraph_match.dask.layout``: ``auto``, ``edge`` or ``vertex``);
+    ``per_worker``: input partitions per worker (:func:`placed_frame`)."""
     import dask
 
     with dask.config.set({"cugraph_match.dask.layout": layout}):
-        run = _distributed_call(spec, workers, edges, expected, algorithm, single_q, backend)
+        run = _distributed_call(spec, workers, edges, expected, algorithm, single_q, backend,
+                                per_worker)
     run["layout"] = layout
+    run["partitions_per_worker"] = per_worker
     return run
 
 
 def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
-                      algorithm: str = "suitor", single_q=None, backend: str = "cpu") -> dict:
+                      algorithm: str = "suitor", single_q=None, backend: str = "cpu",
+                      per_worker: int = 4) -> dict:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
@@ -266,7 +270,7 @@ def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
                     .compute()
         client.run(compile_radix_paths)
         idle = on_workers(client, trimmed_point)
-        frame = placed_frame(client, edges, workers)
+        frame = placed_frame(client, edges, workers, per_worker)
         wait(frame)
         # what the cluster spends doing nothing (heartbeats, Dask's sampling
         # profiler, the memory monitor), per worker and second: the part of
@@ -417,8 +421,13 @@ def main() -> None:
     parser.add_argument("--layouts", nargs="+", default=["auto"],
                         choices=["auto", "edge", "vertex"],
                         help="the matchings' layouts to run, each on every cluster size")
+    parser.add_argument("--partitions-per-worker", type=int, default=4,
+                        help="input partitions per worker (a frame read from many small "
+                             "files has many)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.partitions_per_worker < 1:
+        parser.error("--partitions-per-worker: at least 1")
     if args.backend == "gpu" and args.algorithm in COMMUNITY:
         parser.error("--backend gpu: the Dask Louvain and Leiden run CPU kernels")
     report = new_report()
@@ -433,7 +442,7 @@ def main() -> None:
             load = os.getloadavg()[0]
             run = median_run([distributed_call(spec, workers, edges, expected,
                                                args.algorithm, single["q"], args.backend,
-                                               layout)
+                                               layout, args.partitions_per_worker)
                               for _ in range(args.repeat)])
             run.update(graph=spec, rows=len(edges), single=single, load_average=load)
             run.update(summarize(run, single))
