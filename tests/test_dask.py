@@ -419,6 +419,19 @@ def test_holder_groups_cover_each_partition_once_within_the_budget(holders, data
             assert sum(sizes[i] for i, _ in group) + sizes[following[0][0]] > budget
 
 
+@settings(max_examples=examples(6), deadline=None, phases=NO_SHRINK, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edges=edge_frames(), partitions=st.sampled_from([16, 40]),
+       b=st.sampled_from([0, 1, 2, 1000]))
+def test_many_partitions_equal_the_single_machine_call(client, edges, partitions, b):
+    # many partitions per worker: the build reads them in groups
+    # (graph.holder_groups), several partitions to a task, down to one row each
+    frame, edges = dask_frame(edges, partitions)
+    graph = cm.dask.DistributedGraph(frame)
+    same(cm.suitor_matching(graph), cm.suitor_matching(edges, backend="cpu"))
+    same(cm.b_suitor_matching(graph, b=b), cm.b_suitor_matching(edges, b=b, backend="cpu"))
+
+
 def test_the_build_reads_the_partitions_in_groups(client):
     # 48 small partitions on 2 workers: a summary, a route and per owner a
     # take and an absorb per group of the partitions one worker holds (at
