@@ -226,10 +226,8 @@ class EdgeSplitGraph(DistributedGraph):
             return
         if self.boundaries is not None:
             self.boundaries = np.asarray(self.boundaries).astype(np.int64)
-        holders = client.who_has(parts)
         mine: list[list] = [[] for _ in range(p)]
-        for i, part in enumerate(parts):
-            where = next(iter(holders.get(part.key, ())), None)
+        for i, (part, where) in enumerate(zip(parts, self.part_holders)):
             k = self.workers.index(where) if where in self.workers else i % p
             mine[k].append(part)
         parts.clear()

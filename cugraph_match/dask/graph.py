@@ -315,7 +315,9 @@ class DistributedGraph:
         client = self.client
         rows_each = -(-self.ROW_SAMPLE // max(len(parts), 1)) if self.ROW_SAMPLE else 0
         # a task per group of partitions one worker holds, not per partition
-        groups = holder_groups(self._holders(parts), [1] * len(parts),
+        # (the holders kept for the build, which reads the same partitions)
+        self.part_holders = self._holders(parts)
+        groups = holder_groups(self.part_holders, [1] * len(parts),
                                len(parts) / (GROUPS_PER_WORKER * len(self.workers)))
         grouped = client.gather([
             client.submit(w.summarize_partitions, [i for i, _ in group], self.source,
@@ -360,7 +362,7 @@ class DistributedGraph:
         # the partitions each worker holds, in groups of at most a
         # GROUPS_PER_WORKER-th of a worker's share of the rows: a route and,
         # per owner, a take and an absorb per group
-        groups = holder_groups(self._holders(parts), [s["rows"] for s in summaries],
+        groups = holder_groups(self.part_holders, [s["rows"] for s in summaries],
                                sum(s["rows"] for s in summaries) / (GROUPS_PER_WORKER * p))
         routes = [client.submit(b.route_group, steps.route_partition, self.source,
                                 self.destination, self.boundaries, p, id_dtype,
