@@ -616,6 +616,73 @@ def test_each_superstep_depends_on_the_same_workers_previous_one(client):
             assert any(a is before for a in args)
 
 
+def _task_names(stream) -> list:
+    return [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+
+
+def test_supersteps_send_whole_steps_when_the_cut_is_small(client):
+    # a few cut edges (two chains of 200 vertices, joined at 20 places):
+    # the bound of the whole run's messages, 24 bytes per cut edge, is under
+    # WHOLE_STEP_BYTES, so every superstep sends each worker the others'
+    # whole steps and no block task runs
+    n = 200
+    chain = np.arange(n - 1)
+    src = np.concatenate([chain, n + chain, np.arange(0, n, 10)])
+    dst = np.concatenate([chain + 1, n + chain + 1, n + np.arange(0, n, 10)])
+    weight = np.random.default_rng(2).permutation(src.shape[0]).astype(np.float64) + 1
+    edges = pd.DataFrame({"src": src, "dst": dst, "weight": weight})
+    frame = dd.from_pandas(edges, npartitions=2, sort=False)
+    with distributed.get_task_stream(client) as stream:
+        result, stats = cm.suitor_matching(frame, return_stats=True)
+        result = result.persist()
+        distributed.wait(result)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    assert 0 < stats["build"]["cut_edges"] <= 60
+    assert len(stats["whole_step_rounds"]) == stats["rounds"] > 1
+    assert all(stats["whole_step_rounds"])
+    names = _task_names(stream)
+    assert sum(name.startswith("superstep-") for name in names) >= 2 * stats["rounds"]
+    assert not any(name.startswith("block-") for name in names)
+    # each other worker (one of them) received the whole step: what moved is
+    # the messages' bytes
+    assert stats["bytes_per_round"] == stats["message_bytes_per_round"]
+
+
+def test_supersteps_send_blocks_while_the_messages_are_many(client, monkeypatch):
+    # a complete graph cuts about half its edges (its supersteps send 480,
+    # 284, 200, 140, 68, ... bytes); with the whole steps' limit at 100 bytes
+    # a worker, the first batch sends blocks, a block task per other worker
+    # and superstep, and the batches after a superstep of at most 200 bytes
+    # send whole steps; the result is the same either way
+    from cugraph_match.dask import matching
+    from cugraph_match.dask.rounds import FIRST_BATCH
+
+    monkeypatch.setattr(matching, "WHOLE_STEP_BYTES", 100)
+    n = 120
+    rng = np.random.default_rng(3)
+    src, dst = np.triu_indices(n, 1)
+    edges = pd.DataFrame({"src": src, "dst": dst,
+                          "weight": rng.integers(1, 30, src.shape[0]).astype(np.float64)})
+    frame = dd.from_pandas(edges, npartitions=2, sort=False)
+    with distributed.get_task_stream(client) as stream:
+        result, stats = cm.suitor_matching(frame, return_stats=True)
+        result = result.persist()
+        distributed.wait(result)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    whole, needed = stats["whole_step_rounds"], stats["message_bytes_per_round"]
+    assert len(whole) == stats["rounds"] > FIRST_BATCH
+    assert 24 * stats["build"]["cut_edges"] > 2 * 100 and not any(whole[:FIRST_BATCH])
+    assert any(whole[FIRST_BATCH:])
+    # a batch is whole exactly when the superstep before it sent few bytes
+    for i in range(1, len(whole)):
+        if whole[i] != whole[i - 1]:
+            assert whole[i] == (needed[i - 1] <= 2 * 100)
+    blocks = sum(name.startswith("block-") for name in _task_names(stream))
+    assert blocks >= 2 * FIRST_BATCH  # p(p - 1) = 2 a superstep
+    # one other worker receives each whole step: what moved is the messages' bytes
+    assert stats["bytes_per_round"] == needed
+
+
 @pytest.mark.parametrize("small_cluster", [(1, False)], indirect=True)
 def test_in_process_workers_keep_their_own_parts(small_cluster):
     # workers in one process share the module's PARTS: each keeps its own part

@@ -41,7 +41,7 @@ from ..structure.progress import log_step
 from . import edge_split_worker as es
 from . import worker as w
 from .graph import DistributedGraph, _client
-from .rounds import FIRST_BATCH, next_batch
+from .rounds import FIRST_BATCH, WHOLE_STEP_BYTES, next_batch
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -67,15 +67,6 @@ ROW_SAMPLE = 32768
 #: The most rounds submitted at once (:func:`rounds.next_batch`): a round is
 #: three phases.
 MAX_BATCH = 16
-#: A batch's phases send each worker the others' whole steps, instead of a
-#: block task per pair of workers, when the last round read sent at most
-#: this many bytes per worker (the blocks it needed).  A block task costs
-#: the workers' event loops about 0.8-0.9 ms of CPU (dask_round_tasks.py on
-#: the 2-core VM: 7 rounds at p = 4 took 0.70-0.71 s with the 252 block tasks
-#: and 0.47-0.51 s without; 0.84-0.86 and 0.73-0.77 s with 1 MB steps sent
-#: whole), so p(p - 1) of them a phase outweigh the p - 1 copies of a step
-#: this small; rounds only get smaller towards the end.
-WHOLE_STEP_BYTES = 1 << 20
 
 
 def requested_layout() -> str:
@@ -281,7 +272,7 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
     counts read once per round of a batch, from each worker's last phase,
     which carries its earlier phases' counts: the run ends after the first
     round that re-activates nobody.  Once a round needs few bytes
-    (:data:`WHOLE_STEP_BYTES`), the next batches send whole steps instead of
+    (:data:`rounds.WHOLE_STEP_BYTES`), the next batches send whole steps instead of
     a block task per pair of workers.
     """
     client, p = graph.client, len(graph.workers)

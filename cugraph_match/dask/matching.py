@@ -28,7 +28,7 @@ from ..structure.progress import log_step
 from . import worker as w
 from .edge_split import edge_split_eligible, edge_split_graph, edge_split_matching
 from .graph import DistributedGraph
-from .rounds import FIRST_BATCH, next_batch
+from .rounds import FIRST_BATCH, WHOLE_STEP_BYTES, next_batch
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -151,6 +151,11 @@ def _capacities(graph: DistributedGraph, b: Any) -> None:
     _raise_lookup_errors(reports, vertices.reset_index(drop=True), what, "capacity")
 
 
+#: The most message bytes that cross workers per cut edge over a whole run
+#: (README, *Bounds and worst case*: 6 words of 4 bytes).
+MESSAGE_BYTES_PER_CUT_EDGE = 24
+
+
 def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = False) -> dict:
     """Supersteps to the fixed point from the capacities each worker holds;
     returns the run's figures (rounds, messages and bytes per round).
@@ -160,7 +165,10 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     The client does not wait between supersteps: a batch of them is
     submitted as one chain of tasks (each worker's superstep depending on its
     previous superstep and on the message blocks addressed to it), and the
-    counts are read once per batch.
+    counts are read once per batch.  Once a superstep's messages are few
+    (:data:`rounds.WHOLE_STEP_BYTES`), the next batches send each worker the
+    others' whole steps, from which it reads its blocks, instead of a block
+    task per pair of workers.
     """
     client, p = graph.client, len(graph.workers)
     started = time.perf_counter()
@@ -172,19 +180,31 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     # run state, and a worker with several threads would otherwise run two
     # of them at once (or out of order)
     previous: list = [None] * p
-    messages, moved, busy, summed, cpu = [], [], [], [], []
+    messages, needed, moved, whole_rounds, busy, summed, cpu = [], [], [], [], [], [], []
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
+        # a graph with few cut edges (the 2048² grid's whole run sends about
+        # 0.1 MB at p = 4) pays more for its block tasks, p(p - 1) a
+        # superstep, than for every worker receiving the others' whole steps
+        if needed:
+            last = needed[-1]
+        else:  # before the first superstep: the bound of the whole run's messages
+            cut = graph.stats.get("cut_edges")
+            last = None if cut is None else MESSAGE_BYTES_PER_CUT_EDGE * cut
+        whole = last is not None and last <= WHOLE_STEP_BYTES * p
         for _ in range(batch):
             steps = [graph.submit(k, w.superstep, run_id, previous[k], *inbox[k])
                      for k in range(p)]
             previous = steps
             counted.append([client.submit(w.step_counts, step, workers=[graph.workers[k]],
                                           pure=False) for k, step in enumerate(steps)])
-            inbox = [[client.submit(w.block, steps[i], k, workers=[graph.workers[i]],
-                                    pure=False) if i != k else None for i in range(p)]
-                     for k in range(p)]
+            if whole:
+                inbox = [[steps[i] if i != k else None for i in range(p)] for k in range(p)]
+            else:
+                inbox = [[client.submit(w.block, steps[i], k, workers=[graph.workers[i]],
+                                        pure=False) if i != k else None for i in range(p)]
+                         for k in range(p)]
             del steps
         # the batch's counts read round by round as the rounds end, so that
         # the rounds queued after the first one without messages are
@@ -195,7 +215,11 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
             counts = graph.gather(round_counts)
             sent = sum(c["sent"] for c in counts)
             messages.append(sent)
-            moved.append(sum(sum(c["bytes"]) for c in counts))
+            # the blocks the others needed; what moved (each whole step to
+            # every other worker, in supersteps sent whole)
+            needed.append(sum(sum(c["bytes"]) for c in counts))
+            moved.append((p - 1) * needed[-1] if whole else needed[-1])
+            whole_rounds.append(whole)
             busy.append(max(c["seconds"] for c in counts))
             summed.append(sum(c["seconds"] for c in counts))
             cpu.append(sum(c["cpu_seconds"] for c in counts))
@@ -212,6 +236,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
     pairs = graph.on_all(w.finish_run, mates)
     stats = {"rounds": rounds, "device": "gpu" if device else "cpu",
              "messages_per_round": messages, "bytes_per_round": moved,
+             "message_bytes_per_round": needed, "whole_step_rounds": whole_rounds,
              "bytes_moved": int(sum(moved)), "pairs_per_worker": pairs,
              "superstep_seconds": busy[:len(messages)],
              "superstep_seconds_summed": summed[:len(messages)],

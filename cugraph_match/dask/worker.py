@@ -491,7 +491,8 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     """One superstep of run ``run_id`` on this worker; ``previous`` is this
     worker's previous superstep (unused: passed so that the worker's
     supersteps run one after another), ``incoming[k]`` the message array
-    sent by worker k last superstep (None when none).  Returns the outgoing
+    sent by worker k last superstep (None when none), or worker k's whole
+    step, from which this worker reads its block.  Returns the outgoing
     message arrays by destination and counts.
 
     A superstep of a run that is over sends nothing and changes nothing: the
@@ -508,6 +509,7 @@ def superstep(gid: str, run_id: str | None, previous, *incoming) -> dict:
     if run.get("id", False) != run_id:
         return _sent(part, np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint32),
                      np.zeros(0, dtype=np.uint32), 0, Stopwatch())
+    incoming = [block(m, part.me) if isinstance(m, dict) else m for m in incoming]
     # the incoming words in one array and their senders in another of the
     # outgoing senders' width (1 byte up to 256 workers): the first
     # supersteps receive about a word per cut edge, and a sender array of
