@@ -29,6 +29,10 @@ other threads, summed over the workers.
 
     python benchmarks/bench_dask_calls.py --graphs rmat20 rmat22 --workers 2 4 \
         --calls 3 --malloc default keep --out benchmarks/results/dask_calls_cpu_2026-11-30
+
+``--profiler on off`` runs each cluster twice, with Dask's sampling profiler
+in the workers (the default) and without (``distributed.worker.profile.enabled``:
+every 10 ms the event loop reads the running task's stack).
 """
 
 from __future__ import annotations
@@ -116,7 +120,8 @@ def by_group(before: dict, after: dict) -> dict:
 
 
 def cluster_calls(spec: str, workers: int, calls: int, malloc: dict,
-                  edges: pd.DataFrame, expected: pd.DataFrame) -> list[dict]:
+                  edges: pd.DataFrame, expected: pd.DataFrame,
+                  profiler: bool = True) -> list[dict]:
     import dask
     import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
@@ -124,7 +129,8 @@ def cluster_calls(spec: str, workers: int, calls: int, malloc: dict,
     import cugraph_match as cm
 
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ"), **malloc}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), \
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ,
+                          "distributed.worker.profile.enabled": profiler}), \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                          dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
@@ -155,6 +161,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[2])
     parser.add_argument("--calls", type=int, default=3)
     parser.add_argument("--malloc", nargs="+", default=["default"], choices=["default", "keep"])
+    parser.add_argument("--profiler", nargs="+", default=["on"], choices=["on", "off"],
+                        help="Dask's sampling profiler in the workers "
+                             "(distributed.worker.profile.enabled)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     report = B.new_report()
@@ -167,11 +176,13 @@ def main() -> None:
             single = single_calls(spec, args.calls, malloc, path)
             expected = pd.read_parquet(path)
             for workers in args.workers:
-                runs = cluster_calls(spec, workers, args.calls, malloc, edges, expected)
-                entry = {"graph": spec, "malloc": setting, "workers": workers,
-                         "single": single, "cluster": runs}
-                report["runs"].append(entry)
-                print(json.dumps(entry), flush=True)
+                for profiler in args.profiler:
+                    runs = cluster_calls(spec, workers, args.calls, malloc, edges, expected,
+                                         profiler == "on")
+                    entry = {"graph": spec, "malloc": setting, "workers": workers,
+                             "profiler": profiler, "single": single, "cluster": runs}
+                    report["runs"].append(entry)
+                    print(json.dumps(entry), flush=True)
     if args.out:
         write_report(report, args.out)
 
@@ -188,14 +199,17 @@ def write_report(report: dict, out: str) -> None:
               "workers, split into the task threads and the event loops (other threads: "
               "the rest of the total). Ratio: the workers' total over the single call's, "
               "call for call.", "",
-              "| graph | malloc | p | call | single wall s | single CPU s | workers wall s | "
-              "task threads CPU s | event loops CPU s | workers CPU s | ratio |",
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
+              "Profiler: Dask's sampling profiler in the workers "
+              "(`distributed.worker.profile.enabled`, on by default).", "",
+              "| graph | malloc | profiler | p | call | single wall s | single CPU s | "
+              "workers wall s | task threads CPU s | event loops CPU s | workers CPU s | ratio |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for run in report["runs"]:
         for call, (one, many) in enumerate(zip(run["single"], run["cluster"])):
             total = sum(cpu(many[g]) for g in ("task", "loop", "other"))
             lines.append(
-                f"| {run['graph']} | {run['malloc']} | {run['workers']} | {call + 1} | "
+                f"| {run['graph']} | {run['malloc']} | {run.get('profiler', 'on')} | "
+                f"{run['workers']} | {call + 1} | "
                 f"{one['seconds']:.2f} | {cpu(one):.2f} ({one['sys']:.2f}) | "
                 f"{many['seconds']:.2f} | {cpu(many['task']):.2f} ({many['task']['sys']:.2f}) | "
                 f"{cpu(many['loop']):.2f} ({many['loop']['sys']:.2f}) | {total:.2f} | "
