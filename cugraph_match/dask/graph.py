@@ -42,11 +42,12 @@ SAMPLE_PER_PARTITION = 4096
 #: The build's tasks read a worker's input partitions in groups (a summary,
 #: a route and, per owner, a take and an absorb per group), each at most a
 #: GROUPS_PER_WORKER-th of a worker's share of the rows (:func:`holder_groups`).
-#: One group per worker: measured on the grid (2048^2) with 4 partitions per
-#: worker, 2, 4 and 8 workers, the workers' CPU fell by 4-23% from four groups
-#: (the tasks' and transfers' cost in the event loops), the peaks by 0-3%
-#: (README, *Many partitions*); a piece in flight is then a p-th of a
-#: worker's share, not a 4p-th, and the peaks did not rise.
+#: One group per worker: on the grid (2048^2, 4 partitions per worker) the
+#: workers' CPU fell by 8, 6 and 20% from four groups at 2, 4 and 8 workers
+#: (the event loops' cost of the tasks and transfers; alternating calls on
+#: one cluster, README *Many partitions*); a piece in flight is then a p-th
+#: of a worker's share, not a 4p-th, and the largest worker's peak did not
+#: rise (within 3%, there and on R-MAT 20 in this layout).
 GROUPS_PER_WORKER = 1
 #: Seconds a wait on the workers runs before it checks that they are all
 #: still there (a task pinned to a worker that left would wait forever).
