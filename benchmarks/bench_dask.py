@@ -233,6 +233,24 @@ def placed_frame(client, edges: pd.DataFrame, workers: int, per_worker: int = 4)
     return dd.from_delayed(futures, meta=edges.iloc[:0], verify_meta=False).persist()
 
 
+def warmed_frame(client, spec: str, edges: pd.DataFrame, workers: int, per_worker: int = 4):
+    """``suitor_matching``'s kernels compiled in every worker (calls on
+    :func:`warm_up_graphs`' graphs and :func:`compile_radix_paths`), then
+    ``edges`` placed as :func:`placed_frame` places them, persisted."""
+    import dask.dataframe as dd
+    from distributed import wait
+
+    import cugraph_match as cm
+
+    for small in warm_up_graphs(spec):
+        cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2),
+                           backend="cpu").compute()
+    client.run(compile_radix_paths)
+    frame = placed_frame(client, edges, workers, per_worker)
+    wait(frame)
+    return frame
+
+
 def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
                      algorithm: str = "suitor", single_q=None, backend: str = "cpu",
                      layout: str = "auto", per_worker: int = 4) -> dict:

@@ -123,7 +123,6 @@ def cluster_calls(spec: str, workers: int, calls: int, malloc: dict,
                   edges: pd.DataFrame, expected: pd.DataFrame,
                   profiler: bool = True) -> list[dict]:
     import dask
-    import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
     import cugraph_match as cm
@@ -134,12 +133,7 @@ def cluster_calls(spec: str, workers: int, calls: int, malloc: dict,
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                          dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
-        for small in B.warm_up_graphs(spec):  # compile the kernels in every worker
-            cm.suitor_matching(dd.from_pandas(B.make_graph(small), npartitions=2),
-                               backend="cpu").compute()
-        client.run(B.compile_radix_paths)
-        frame = B.placed_frame(client, edges, workers)
-        wait(frame)
+        frame = B.warmed_frame(client, spec, edges, workers)
         runs = []
         for _ in range(calls):
             before, start = client.run(thread_seconds), time.perf_counter()

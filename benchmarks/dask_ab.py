@@ -48,7 +48,6 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
                       per_worker: int, edges: pd.DataFrame, expected: pd.DataFrame) -> list:
     import importlib
 
-    import dask.dataframe as dd
     from distributed import Client, LocalCluster, get_task_stream, wait
 
     import cugraph_match as cm
@@ -60,12 +59,7 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
-        for small in B.warm_up_graphs(spec):  # compile the kernels in every worker
-            cm.suitor_matching(dd.from_pandas(B.make_graph(small), npartitions=2),
-                               backend="cpu").compute()
-        client.run(B.compile_radix_paths)
-        frame = B.placed_frame(client, edges, workers, per_worker)
-        wait(frame)
+        frame = B.warmed_frame(client, spec, edges, workers, per_worker)
         try:
             for call in range(repeat):
                 for value in values if call % 2 == 0 else values[::-1]:
