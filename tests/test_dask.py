@@ -616,8 +616,16 @@ def test_each_superstep_depends_on_the_same_workers_previous_one(client):
             assert any(a is before for a in args)
 
 
-def _task_names(stream) -> list:
-    return [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+def _suitor_and_its_tasks(client, edges: pd.DataFrame) -> tuple:
+    """suitor_matching of ``edges`` in 2 partitions, checked equal to one
+    machine's; returns its stats and the names of the tasks it ran."""
+    frame = dd.from_pandas(edges, npartitions=2, sort=False)
+    with distributed.get_task_stream(client) as stream:
+        result, stats = cm.suitor_matching(frame, return_stats=True)
+        result = result.persist()
+        distributed.wait(result)
+    same(result, cm.suitor_matching(edges, backend="cpu"))
+    return stats, [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
 
 
 def test_supersteps_send_whole_steps_when_the_cut_is_small(client):
@@ -630,17 +638,11 @@ def test_supersteps_send_whole_steps_when_the_cut_is_small(client):
     src = np.concatenate([chain, n + chain, np.arange(0, n, 10)])
     dst = np.concatenate([chain + 1, n + chain + 1, n + np.arange(0, n, 10)])
     weight = np.random.default_rng(2).permutation(src.shape[0]).astype(np.float64) + 1
-    edges = pd.DataFrame({"src": src, "dst": dst, "weight": weight})
-    frame = dd.from_pandas(edges, npartitions=2, sort=False)
-    with distributed.get_task_stream(client) as stream:
-        result, stats = cm.suitor_matching(frame, return_stats=True)
-        result = result.persist()
-        distributed.wait(result)
-    same(result, cm.suitor_matching(edges, backend="cpu"))
+    stats, names = _suitor_and_its_tasks(
+        client, pd.DataFrame({"src": src, "dst": dst, "weight": weight}))
     assert 0 < stats["build"]["cut_edges"] <= 60
     assert len(stats["whole_step_rounds"]) == stats["rounds"] > 1
     assert all(stats["whole_step_rounds"])
-    names = _task_names(stream)
     assert sum(name.startswith("superstep-") for name in names) >= 2 * stats["rounds"]
     assert not any(name.startswith("block-") for name in names)
     # each other worker (one of them) received the whole step: what moved is
@@ -661,14 +663,8 @@ def test_supersteps_send_blocks_while_the_messages_are_many(client, monkeypatch)
     n = 120
     rng = np.random.default_rng(3)
     src, dst = np.triu_indices(n, 1)
-    edges = pd.DataFrame({"src": src, "dst": dst,
-                          "weight": rng.integers(1, 30, src.shape[0]).astype(np.float64)})
-    frame = dd.from_pandas(edges, npartitions=2, sort=False)
-    with distributed.get_task_stream(client) as stream:
-        result, stats = cm.suitor_matching(frame, return_stats=True)
-        result = result.persist()
-        distributed.wait(result)
-    same(result, cm.suitor_matching(edges, backend="cpu"))
+    stats, names = _suitor_and_its_tasks(client, pd.DataFrame(
+        {"src": src, "dst": dst, "weight": rng.integers(1, 30, src.shape[0]).astype(np.float64)}))
     whole, needed = stats["whole_step_rounds"], stats["message_bytes_per_round"]
     assert len(whole) == stats["rounds"] > FIRST_BATCH
     assert 24 * stats["build"]["cut_edges"] > 2 * 100 and not any(whole[:FIRST_BATCH])
@@ -677,7 +673,7 @@ def test_supersteps_send_blocks_while_the_messages_are_many(client, monkeypatch)
     for i in range(1, len(whole)):
         if whole[i] != whole[i - 1]:
             assert whole[i] == (needed[i - 1] <= 2 * 100)
-    blocks = sum(name.startswith("block-") for name in _task_names(stream))
+    blocks = sum(name.startswith("block-") for name in names)
     assert blocks >= 2 * FIRST_BATCH  # p(p - 1) = 2 a superstep
     # one other worker receives each whole step: what moved is the messages' bytes
     assert stats["bytes_per_round"] == needed
