@@ -30,6 +30,11 @@ NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 MATCHINGS = {"suitor": cm.suitor_matching, "locally_dominant": cm.locally_dominant_matching}
 
 
+def _task_names(stream) -> list:
+    """The names (key prefixes) of the tasks a ``get_task_stream`` saw."""
+    return [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+
+
 def dask_frame(edges, partitions):
     """The edges as a Dask frame, and the pandas frame it holds: Dask stores
     string columns as its own string dtype, so the single-machine peer runs
@@ -446,7 +451,7 @@ def test_the_build_reads_the_partitions_in_groups(client):
     with distributed.get_task_stream(client) as stream:
         graph = cm.dask.DistributedGraph(frame)
     same(cm.suitor_matching(graph), cm.suitor_matching(edges, backend="cpu"))
-    names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+    names = _task_names(stream)
 
     def count(prefix):
         return sum(name.startswith(prefix + "-") for name in names)
@@ -625,7 +630,7 @@ def _suitor_and_its_tasks(client, edges: pd.DataFrame) -> tuple:
         result = result.persist()
         distributed.wait(result)
     same(result, cm.suitor_matching(edges, backend="cpu"))
-    return stats, [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+    return stats, _task_names(stream)
 
 
 def test_supersteps_send_whole_steps_when_the_cut_is_small(client):
