@@ -860,17 +860,6 @@ def _owned_row_lengths(lo, hi, own_lo, own_hi, lengths):
             lengths[b + 1] += 1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _place_entry(row, other, key, c, cursor, indices, keys, entry_cut):
-    """Owned ``row``'s next entry: neighbour ``other``, the edge's key, its cut edge."""
-    at = cursor[row]
-    indices[at] = other
-    keys[at] = key
-    if c >= 0:  # the rest stays -1 (filled in order beforehand: no cache miss here)
-        entry_cut[at] = c
-    cursor[row] = at + 1
-
-
 @njit(cache=True, nogil=True)
 def _join_pair_cut(lo, hi, cut_of_edge, bits, out):
     """``out[e]``: edge e's cut number + 1 (0 inside the part) above its pair
@@ -906,10 +895,15 @@ def _scatter_owned(ascending_pairs, cut_ascending, bits, own_lo, own_hi, offsets
         key = m - g
         if c >= 0:
             cut_key[c] = key
-        if a >= own_lo and a < own_hi:
-            _place_entry(a, b, key, c, cursor, indices, keys, entry_cut)
-        if b >= own_lo and b < own_hi:
-            _place_entry(b, a, key, c, cursor, indices, keys, entry_cut)
+        for end in range(2):  # each owned end's row gets its next entry
+            row, other = (a, b) if end == 0 else (b, a)
+            if row >= own_lo and row < own_hi:
+                at = cursor[row]
+                indices[at] = other
+                keys[at] = key
+                if c >= 0:  # the rest stays -1 (filled in order beforehand)
+                    entry_cut[at] = c
+                cursor[row] = at + 1
 
 
 @njit(cache=True, nogil=True)
@@ -936,7 +930,12 @@ def _scatter_owned_in_order(lo, hi, owner_of, cut_start, own_lo, own_hi, offsets
             c = below[k] - 1
             below[k] = c
             cut_key[c] = key
-        if a_owned:
-            _place_entry(a, b, key, c, cursor, indices, keys, entry_cut)
-        if b_owned:
-            _place_entry(b, a, key, c, cursor, indices, keys, entry_cut)
+        for end in range(2):  # each owned end's row gets its next entry
+            row, other = (a, b) if end == 0 else (b, a)
+            if row >= own_lo and row < own_hi:
+                at = cursor[row]
+                indices[at] = other
+                keys[at] = key
+                if c >= 0:  # the rest stays -1 (filled in order beforehand)
+                    entry_cut[at] = c
+                cursor[row] = at + 1
