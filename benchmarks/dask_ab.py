@@ -15,6 +15,14 @@ take and an absorb per group).  ``--setting whole``:
 superstep sends each worker the others' whole steps instead of a block task
 per pair of workers (0: blocks always).
 
+``--setting functions``: worker-side code, which the client cannot set.
+The values are ``current`` (the checkout's) and the path given by
+``--functions-from``, a Python file defining the functions ``--functions``
+names (``module:name,name``) as they were: before each call every worker
+sets those names of the module to the file's functions or back to its own
+(the module's callers read them at call time).  ``--layout`` forces the
+matchings' layout.
+
 Each call is ``suitor_matching`` of the frame ``bench_dask.placed_frame``
 places (``--partitions-per-worker`` each), its result checked equal to the
 single machine's after the measure; the tasks are counted from Dask's task
@@ -22,6 +30,9 @@ stream.
 
     python benchmarks/dask_ab.py --graph mesh2048 --workers 2 4 8 --setting groups \
         --values 1 4 --repeat 6 --out benchmarks/results/dask_ab_groups_mesh_cpu_2026-11-30
+    python benchmarks/dask_ab.py --graph mesh2048 --workers 2 4 --setting functions \
+        --functions cugraph_match.dask.build:_scatter_owned,_scatter_owned_in_order \
+        --functions-from old_scatter.py --repeat 5
 """
 
 from __future__ import annotations
@@ -44,26 +55,60 @@ SETTINGS = {"groups": ("cugraph_match.dask.graph", "GROUPS_PER_WORKER"),
             "whole": ("cugraph_match.dask.matching", "WHOLE_STEP_BYTES")}
 
 
+def use_functions(module: str, names: list, path: str) -> str:
+    """On a worker: ``module``'s ``names`` set to those ``path`` defines, or
+    back to the module's own (``path`` ``current``)."""
+    import importlib
+    import importlib.util
+
+    target = importlib.import_module(module)
+    own = target.__dict__.setdefault("_dask_ab_own", {n: getattr(target, n) for n in names})
+    if path == "current":
+        functions = own
+    else:
+        spec = importlib.util.spec_from_file_location("dask_ab_functions", path)
+        loaded = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loaded)
+        functions = {n: getattr(loaded, n) for n in names}
+    for n in names:
+        setattr(target, n, functions[n])
+    return path
+
+
 def alternating_calls(spec: str, workers: int, setting: str, values: list, repeat: int,
-                      per_worker: int, edges: pd.DataFrame, expected: pd.DataFrame) -> list:
+                      per_worker: int, edges: pd.DataFrame, expected: pd.DataFrame,
+                      functions: str | None = None, layout: str = "auto") -> list:
     import importlib
 
+    import dask
     from distributed import Client, LocalCluster, get_task_stream, wait
 
     import cugraph_match as cm
 
-    module, name = SETTINGS[setting]
-    module = importlib.import_module(module)
-    kept = getattr(module, name)
+    if setting == "functions":
+        module, _, names = functions.partition(":")
+        names = names.split(",")
+    else:
+        module, name = SETTINGS[setting]
+        module = importlib.import_module(module)
+        kept = getattr(module, name)
     runs = []
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
-            Client(cluster) as client:
+            Client(cluster) as client, \
+            dask.config.set({"cugraph_match.dask.layout": layout}):
         frame = B.warmed_frame(client, spec, edges, workers, per_worker)
+        if setting == "functions":  # each version compiled before the measures
+            for value in values:
+                client.run(use_functions, module, names, value)
+                wait(cm.suitor_matching(frame, backend="cpu").persist())
         try:
             for call in range(repeat):
                 for value in values if call % 2 == 0 else values[::-1]:
-                    setattr(module, name, value)
+                    if setting == "functions":
+                        client.run(use_functions, module, names, value)
+                    else:
+                        setattr(module, name, value)
                     with get_task_stream(client) as stream:
                         before, start = client.run(thread_seconds), time.perf_counter()
                         result = cm.suitor_matching(frame, backend="cpu").persist()
@@ -79,7 +124,10 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
                                  "seconds": seconds, "tasks": tasks,
                                  **by_group(before, after)})
         finally:
-            setattr(module, name, kept)
+            if setting == "functions":
+                client.run(use_functions, module, names, "current")
+            else:
+                setattr(module, name, kept)
     return runs
 
 
@@ -87,8 +135,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", default="mesh2048")
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--setting", choices=sorted(SETTINGS), default="groups")
+    parser.add_argument("--setting", choices=[*sorted(SETTINGS), "functions"], default="groups")
     parser.add_argument("--values", type=int, nargs=2, default=[1, 4])
+    parser.add_argument("--functions", default=None,
+                        help="--setting functions: module:name,name swapped on the workers")
+    parser.add_argument("--functions-from", default=None,
+                        help="--setting functions: the file defining the other version")
+    parser.add_argument("--layout", choices=["auto", "edge", "vertex"], default="auto")
     parser.add_argument("--repeat", type=int, default=6, help="calls per value and cluster")
     parser.add_argument("--partitions-per-worker", type=int, default=4)
     parser.add_argument("--out", default=None)
@@ -99,11 +152,20 @@ def main() -> None:
         B.with_dtypes(B.make_graph(args.graph), "int64")
     expected = cm.suitor_matching(edges, backend="cpu")
     report = B.new_report()
-    report.update(setting=args.setting, name=SETTINGS[args.setting], values=args.values)
+    values = args.values
+    if args.setting == "functions":
+        if not args.functions or not args.functions_from:
+            parser.error("--setting functions needs --functions and --functions-from")
+        values = ["current", str(Path(args.functions_from).resolve())]
+        name = tuple(args.functions.split(":"))
+    else:
+        name = SETTINGS[args.setting]
+    report.update(setting=args.setting, name=name, values=values, layout=args.layout,
+                  functions_from=args.functions_from)
     for p in args.workers:
-        report["runs"] += alternating_calls(args.graph, p, args.setting, args.values,
+        report["runs"] += alternating_calls(args.graph, p, args.setting, values,
                                             args.repeat, args.partitions_per_worker, edges,
-                                            expected)
+                                            expected, args.functions, args.layout)
         for line in summary_lines(report)[-len(args.values):]:
             print(line, flush=True)
     if args.out:
@@ -124,8 +186,9 @@ def summary_lines(report: dict) -> list[str]:
             runs = [r for r in report["runs"] if (r["graph"], r["workers"], r["value"]) ==
                     (graph, p, value)]
             med = statistics.median
+            label = Path(value).name if isinstance(value, str) else value
             lines.append(
-                f"| {graph} | {p} | {value} | {len(runs)} | {med(r['tasks'] for r in runs):.0f} "
+                f"| {graph} | {p} | {label} | {len(runs)} | {med(r['tasks'] for r in runs):.0f} "
                 f"| {med(cpu(r) for r in runs):.2f} | {med(cpu(r, 'task') for r in runs):.2f} "
                 f"| {med(cpu(r, 'loop') for r in runs):.2f} "
                 f"| {med(r['seconds'] for r in runs):.2f} "
@@ -135,7 +198,13 @@ def summary_lines(report: dict) -> list[str]:
 
 def table(report: dict) -> list[str]:
     module, name = report["name"]
-    return [f"`{module}.{name}` at {report['values'][0]} and {report['values'][1]}, alternating "
+    if report["setting"] == "functions":
+        head = (f"`{module}`'s `{name}` as in the checkout (`current`) and as defined in "
+                f"`{report['functions_from']}`, swapped on the workers before each call; layout "
+                f"{report['layout']}")
+    else:
+        head = f"`{module}.{name}` at {report['values'][0]} and {report['values'][1]}"
+    return [f"{head}, alternating "
             "call by call on one cluster per worker count; medians over the calls; every "
             "result equal to the single call's. CPU s: the workers' user + system seconds over "
             "the call, summed (task threads, event loops: the main threads, and the rest).", "",
