@@ -138,9 +138,10 @@ def choose_layout(summaries: list, boundaries, workers: int, weighted: bool) -> 
     at most the rows per vertex).  One worker: ``"vertex"``.
 
     Measured (README, *Distributed*): on R-MAT 20 the edge layout takes
-    0.6 times the vertex layout's CPU (cut 1.0, distinct weights, 16 rows per
-    id); on a grid (cut 0) the vertex layout moves few rows and the edge
-    layout breaks the memory rule (2 rows per id); where ties leave the
+    0.8 times the vertex layout's CPU (cut 1.0, distinct weights, 16 rows per
+    id; 0.6 before the vertex layout's row scatter got 2-3x cheaper); on a
+    grid (cut 0) the vertex layout moves few rows and the edge layout breaks
+    the memory rule (2 rows per id); where ties leave the
     greedy order to ids that follow the graph, the edge layout's synchronous
     rounds pay for every link of the chains of displacements (470 rounds on
     the 4elt mesh unweighted, 57 s against 1.0 s)."""
