@@ -57,18 +57,25 @@ SETTINGS = {"groups": ("cugraph_match.dask.graph", "GROUPS_PER_WORKER"),
 
 def use_functions(module: str, names: list, path: str) -> str:
     """On a worker: ``module``'s ``names`` set to those ``path`` defines, or
-    back to the module's own (``path`` ``current``)."""
+    back to the module's own (``path`` ``current``).  The file is loaded once
+    per worker process, so its functions compile once (at the warm-up calls),
+    not at every swap."""
     import importlib
     import importlib.util
+    import sys
 
     target = importlib.import_module(module)
     own = target.__dict__.setdefault("_dask_ab_own", {n: getattr(target, n) for n in names})
     if path == "current":
         functions = own
     else:
-        spec = importlib.util.spec_from_file_location("dask_ab_functions", path)
-        loaded = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(loaded)
+        name = f"dask_ab_functions_{abs(hash(path))}"
+        loaded = sys.modules.get(name)
+        if loaded is None:
+            spec = importlib.util.spec_from_file_location(name, path)
+            loaded = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(loaded)
+            sys.modules[name] = loaded
         functions = {n: getattr(loaded, n) for n in names}
     for n in names:
         setattr(target, n, functions[n])
