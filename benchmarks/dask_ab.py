@@ -20,8 +20,7 @@ The values are ``current`` (the checkout's) and the path given by
 ``--functions-from``, a Python file defining the functions ``--functions``
 names (``module:name,name``) as they were: before each call every worker
 sets those names of the module to the file's functions or back to its own
-(the module's callers read them at call time).  ``--layout`` forces the
-matchings' layout.
+(the module's callers read them at call time).
 
 Each call is ``suitor_matching`` of the frame ``bench_dask.placed_frame``
 places (``--partitions-per-worker`` each), its result checked equal to the
@@ -84,10 +83,9 @@ def use_functions(module: str, names: list, path: str) -> str:
 
 def alternating_calls(spec: str, workers: int, setting: str, values: list, repeat: int,
                       per_worker: int, edges: pd.DataFrame, expected: pd.DataFrame,
-                      functions: str | None = None, layout: str = "auto") -> list:
+                      functions: str | None = None) -> list:
     import importlib
 
-    import dask
     from distributed import Client, LocalCluster, get_task_stream, wait
 
     import cugraph_match as cm
@@ -102,8 +100,7 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
     runs = []
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
-            Client(cluster) as client, \
-            dask.config.set({"cugraph_match.dask.layout": layout}):
+            Client(cluster) as client:
         frame = B.warmed_frame(client, spec, edges, workers, per_worker)
         if setting == "functions":  # each version compiled before the measures
             for value in values:
@@ -148,7 +145,6 @@ def main() -> None:
                         help="--setting functions: module:name,name swapped on the workers")
     parser.add_argument("--functions-from", default=None,
                         help="--setting functions: the file defining the other version")
-    parser.add_argument("--layout", choices=["auto", "edge", "vertex"], default="auto")
     parser.add_argument("--repeat", type=int, default=6, help="calls per value and cluster")
     parser.add_argument("--partitions-per-worker", type=int, default=4)
     parser.add_argument("--out", default=None)
@@ -167,12 +163,12 @@ def main() -> None:
         name = tuple(args.functions.split(":"))
     else:
         name = SETTINGS[args.setting]
-    report.update(setting=args.setting, name=name, values=values, layout=args.layout,
+    report.update(setting=args.setting, name=name, values=values,
                   functions_from=args.functions_from)
     for p in args.workers:
         report["runs"] += alternating_calls(args.graph, p, args.setting, values,
                                             args.repeat, args.partitions_per_worker, edges,
-                                            expected, args.functions, args.layout)
+                                            expected, args.functions)
         for line in summary_lines(report)[-len(args.values):]:
             print(line, flush=True)
     if args.out:
@@ -207,8 +203,7 @@ def table(report: dict) -> list[str]:
     module, name = report["name"]
     if report["setting"] == "functions":
         head = (f"`{module}`'s `{name}` as in the checkout (`current`) and as defined in "
-                f"`{report['functions_from']}`, swapped on the workers before each call; layout "
-                f"{report['layout']}")
+                f"`{report['functions_from']}`, swapped on the workers before each call")
     else:
         head = f"`{module}.{name}` at {report['values'][0]} and {report['values'][1]}"
     return [f"{head}, alternating "
