@@ -233,19 +233,36 @@ def placed_frame(client, edges: pd.DataFrame, workers: int, per_worker: int = 4)
     return dd.from_delayed(futures, meta=edges.iloc[:0], verify_meta=False).persist()
 
 
-def warmed_frame(client, spec: str, edges: pd.DataFrame, workers: int, per_worker: int = 4):
-    """``suitor_matching``'s kernels compiled in every worker (calls on
-    :func:`warm_up_graphs`' graphs and :func:`compile_radix_paths`), then
-    ``edges`` placed as :func:`placed_frame` places them, persisted."""
-    import dask.dataframe as dd
+def warm_up(client, spec: str, workers: int, algorithm: str = "suitor",
+            backend: str = "cpu") -> None:
+    """The call's kernels compiled in every worker before the measure: each of
+    :func:`warm_up_graphs`' graphs placed as :func:`placed_frame` places the
+    input, so every worker holds rows of it (the edge layout builds one
+    machine's pipeline on the rows a worker holds, so a worker without rows
+    compiles nothing; until 2026-11-30 the warm-up frames had two partitions,
+    and at p = 4 two workers compiled 14 kernels inside the measured call),
+    then :func:`compile_radix_paths`."""
     from distributed import wait
 
     import cugraph_match as cm
 
     for small in warm_up_graphs(spec):
-        cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2),
-                           backend="cpu").compute()
+        frame = placed_frame(client, make_graph(small), workers)
+        wait(frame)
+        cm.suitor_matching(frame, backend=backend).compute()
+        if algorithm in COMMUNITY:
+            getattr(cm, algorithm)(frame)[0].compute()
+        del frame
     client.run(compile_radix_paths)
+
+
+def warmed_frame(client, spec: str, edges: pd.DataFrame, workers: int, per_worker: int = 4):
+    """``suitor_matching``'s kernels compiled in every worker (calls on
+    :func:`warm_up_graphs`' graphs and :func:`compile_radix_paths`), then
+    ``edges`` placed as :func:`placed_frame` places them, persisted."""
+    from distributed import wait
+
+    warm_up(client, spec, workers)
     frame = placed_frame(client, edges, workers, per_worker)
     wait(frame)
     return frame
@@ -270,7 +287,6 @@ def distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
 def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
                       algorithm: str = "suitor", single_q=None, backend: str = "cpu",
                       per_worker: int = 4) -> dict:
-    import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
     import cugraph_match as cm
@@ -280,13 +296,7 @@ def _distributed_call(spec: str, workers: int, edges: pd.DataFrame, expected,
             Client(cluster) as client:
         where = client.run(lambda: __import__("cugraph_match").__file__)
         assert all(f.startswith(str(ROOT)) for f in where.values()), where
-        for small in warm_up_graphs(spec):  # compile the kernels in every worker
-            cm.suitor_matching(dd.from_pandas(make_graph(small), npartitions=2),
-                               backend=backend).compute()
-            if algorithm in COMMUNITY:
-                getattr(cm, algorithm)(dd.from_pandas(make_graph(small), npartitions=2))[0] \
-                    .compute()
-        client.run(compile_radix_paths)
+        warm_up(client, spec, workers, algorithm, backend)
         idle = on_workers(client, trimmed_point)
         frame = placed_frame(client, edges, workers, per_worker)
         wait(frame)

@@ -66,7 +66,6 @@ def measured(client, run) -> dict:
 
 def on_cluster(spec: str, workers: int, edges: pd.DataFrame, expected: pd.DataFrame,
                repeat: int) -> dict:
-    import dask.dataframe as dd
     from distributed import Client, LocalCluster, wait
 
     import cugraph_match as cm
@@ -77,9 +76,7 @@ def on_cluster(spec: str, workers: int, edges: pd.DataFrame, expected: pd.DataFr
         addresses = sorted(client.nthreads())
         for small in B.warm_up_graphs(spec):  # compile both calls in every worker
             client.run(single_machine_call, B.make_graph(small))
-            cm.suitor_matching(dd.from_pandas(B.make_graph(small), npartitions=2),
-                               backend="cpu").compute()
-        client.run(B.compile_radix_paths)
+        B.warm_up(client, spec, workers)
         frame = B.placed_frame(client, edges, workers)
         wait(frame)
         # the partitions each worker holds (placed_frame puts partition i on
