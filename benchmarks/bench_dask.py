@@ -389,7 +389,19 @@ def machine() -> dict:
                   if line.startswith("model name")), platform.processor())
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {"cpu": model, "cores": os.cpu_count(), "ram_gib": round(ram / 2**30, 1),
-            "python": platform.python_version(), "gpu": "none lent in this task"}
+            "python": platform.python_version(), "gpu": gpu_names()}
+
+
+def gpu_names() -> str:
+    """The machine's GPUs as ``nvidia-smi`` names them (no CUDA context made
+    here: the workers start after), or ``"none found"``."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "none found"
+    names = [line.strip() for line in out.stdout.splitlines() if line.strip()]
+    return ", ".join(names) if out.returncode == 0 and names else "none found"
 
 
 def summarize(run: dict, single: dict) -> dict:

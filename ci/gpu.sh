@@ -17,6 +17,7 @@
 #   bash ci/gpu.sh OUT bench-24            # the matchings at R-MAT 24
 #   bash ci/gpu.sh OUT bench-marriage      # the marriage family at the paper's sizes
 #   bash ci/gpu.sh OUT bench-dask          # the Dask matching's GPU supersteps at R-MAT 20
+#   bash ci/gpu.sh OUT bench-dask-cpu      # the Dask matching's CPU on 2 and 4 workers (16 cores)
 #   bash ci/gpu.sh --dry-run OUT           # anywhere: the carry, and what needs no GPU
 #
 # Any failure exits non-zero with the reason: a wheel that does not install,

@@ -43,6 +43,9 @@ Parts, one device command each (each well inside ten minutes on an H100 with
 ``bench-24``            the matchings at R-MAT 24
 ``bench-dask``          benchmarks/bench_dask.py at R-MAT 20 with the supersteps on the GPU, 1 and
                         2 worker processes sharing the machine's GPU, beside the single GPU call
+``bench-dask-cpu``      benchmarks/bench_dask.py on the CPU (no GPU needed): R-MAT 20 and the
+                        2048² grid on 2 and 4 workers, three clusters each, where the workers do
+                        not share two cores (the CPU target of the distributed matching)
 ``bench-marriage``      the marriage family: easy n = 5·10⁶ … 2.5·10⁷, hard n = 10⁵ … 5·10⁵
 
 ``--dry-run OUT`` runs ``info`` and the checks that need no GPU: the wheels it
@@ -115,8 +118,10 @@ WHEEL_TARGET = ["--only-binary=:all:", "--python-version", "3.12", "--implementa
                 "--platform", "manylinux1_x86_64", "--platform", "any"]
 PARTS = ["info", "registers", "check", "check-roma-marriage", "check-dask",
          "sanitize-memcheck", "sanitize-racecheck", "bench-20", "bench-22", "bench-24",
-         "bench-marriage", "bench-dask"]
-NEEDS_GPU = set(PARTS) - {"info"}
+         "bench-marriage", "bench-dask", "bench-dask-cpu"]
+#: Parts that run on the device machine's CPUs only.
+CPU_PARTS = {"info", "bench-dask-cpu"}
+NEEDS_GPU = set(PARTS) - CPU_PARTS
 # seconds each part's command may run: the device command's ten minutes less
 # the wheel install and the probe (about half a minute)
 BUDGET = 540
@@ -498,6 +503,12 @@ def part_bench(out: Path, env, which: str) -> dict:
         return {"runs": [run([sys.executable, "benchmarks/bench_dask.py", "--graphs", "rmat20",
                               "--workers", "1", "2", "--backend", "gpu", "--out",
                               str(out / name)], out, name, env, timeout=BUDGET)]}
+    if which == "bench-dask-cpu":  # the workers' CPU over one machine's, 16 cores
+        return {"runs": [run([sys.executable, "benchmarks/bench_dask.py", "--graphs", graph,
+                              "--workers", "2", "4", "--repeat", "3", "--out", str(out / name)],
+                             out, name, env, timeout=seconds)
+                         for graph, name, seconds in (("rmat20:int64", "dask_cpu_rmat20", 300),
+                                                      ("mesh2048", "dask_cpu_grid", 230))]}
     if which == "bench-20":
         return {"runs": [
             _bench("bench_matching.py", ["--scales", "20", "--repeat", "3", "--no-rss"], out,

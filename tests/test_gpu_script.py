@@ -74,7 +74,8 @@ def test_parts_refer_to_existing_files():
         assert (REPO / "tests" / name).exists()
     for name in ("gpu_small.py", "gpu_registers.py"):  # device-only scripts: at least they parse
         compile((REPO / "ci" / name).read_text(), name, "exec")
-    assert gpu_run.NEEDS_GPU == set(gpu_run.PARTS) - {"info"}
+    assert gpu_run.NEEDS_GPU == set(gpu_run.PARTS) - {"info", "bench-dask-cpu"}
+    assert (REPO / "benchmarks" / "bench_dask.py").exists()
 
 
 def test_unknown_part_is_refused(tmp_path):
@@ -185,3 +186,25 @@ def test_a_failed_wheel_install_fails_the_run(monkeypatch, tmp_path):
                                        carried={"broken": (bad, "1.0", [])})
     assert status == 1 and "did not install" in log
     assert "info" not in summary
+
+
+def test_the_cpu_part_runs_without_a_gpu(monkeypatch, tmp_path):
+    """``bench-dask-cpu`` needs the device machine's cores, not its GPU: it
+    runs where no GPU works (its command captured here, not run)."""
+    commands = []
+
+    def run(cmd, out, name, env, timeout=gpu_run.BUDGET):
+        commands.append(cmd)
+        return {"exit": 0, "name": name}
+
+    monkeypatch.setattr(gpu_run, "run", run)
+    check = {"unmet": [], "probe": [False, "numba-cuda sees no CUDA driver or device"],
+             "import_error": None}
+    status, summary, _ = _device_run(monkeypatch, tmp_path, check, ["bench-dask-cpu", "check"])
+    assert [r["exit"] for r in summary["bench-dask-cpu"]["runs"]] == [0, 0]
+    assert summary["check"]["exit"] == "failed"  # a GPU part still fails without a GPU
+    assert status == 1
+    assert [cmd[cmd.index("--graphs") + 1] for cmd in commands] == ["rmat20:int64", "mesh2048"]
+    for cmd in commands:
+        assert cmd[1] == "benchmarks/bench_dask.py" and "--backend" not in cmd
+        assert cmd[cmd.index("--workers") + 1:cmd.index("--workers") + 3] == ["2", "4"]
