@@ -252,7 +252,6 @@ def warm_up(client, spec: str, workers: int, algorithm: str = "suitor",
         cm.suitor_matching(frame, backend=backend).compute()
         if algorithm in COMMUNITY:
             getattr(cm, algorithm)(frame)[0].compute()
-        del frame
     client.run(compile_radix_paths)
 
 

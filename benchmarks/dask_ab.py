@@ -169,7 +169,7 @@ def main() -> None:
         report["runs"] += alternating_calls(args.graph, p, args.setting, values,
                                             args.repeat, args.partitions_per_worker, edges,
                                             expected, args.functions)
-        for line in summary_lines(report)[-len(args.values):]:
+        for line in summary_lines(report)[-len(values):]:
             print(line, flush=True)
     if args.out:
         lines = B.report_head(report, args.out, f"build settings A/B ({args.setting})")
