@@ -13,7 +13,10 @@ worker's input partitions are read in (a summary, a route, and per owner a
 take and an absorb per group).  ``--setting whole``:
 ``dask.matching.WHOLE_STEP_BYTES``, the vertex layout's limit under which a
 superstep sends each worker the others' whole steps instead of a block task
-per pair of workers (0: blocks always).
+per pair of workers (0: blocks always).  ``--setting builds-per-host``: the
+Dask setting ``cugraph_match.dask.builds-per-host`` (``dask/threads.py``),
+the parts' builds that run at once on one host (``auto``, ``unlimited`` or a
+count), set around each call.
 
 ``--setting functions``: worker-side code, which the client cannot set.
 The values are ``current`` (the checkout's) and the path given by
@@ -32,6 +35,8 @@ stream.
     python benchmarks/dask_ab.py --graph mesh2048 --workers 2 4 --setting functions \
         --functions cugraph_match.dask.build:_scatter_owned,_scatter_owned_in_order \
         --functions-from old_scatter.py --repeat 5
+    python benchmarks/dask_ab.py --graph rmat20:int64 --workers 4 --setting builds-per-host \
+        --values unlimited auto --repeat 8
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ from bench_dask_calls import by_group, thread_seconds  # noqa: E402
 #: --setting: the module and the name of the client's setting.
 SETTINGS = {"groups": ("cugraph_match.dask.graph", "GROUPS_PER_WORKER"),
             "whole": ("cugraph_match.dask.matching", "WHOLE_STEP_BYTES")}
+#: --setting: Dask settings the client reads at each call.
+CONFIG_SETTINGS = {"builds-per-host": "cugraph_match.dask.builds-per-host"}
 
 
 def use_functions(module: str, names: list, path: str) -> str:
@@ -90,9 +97,13 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
 
     import cugraph_match as cm
 
+    import dask
+
     if setting == "functions":
         module, _, names = functions.partition(":")
         names = names.split(",")
+    elif setting in CONFIG_SETTINGS:
+        module, name, kept = None, CONFIG_SETTINGS[setting], None
     else:
         module, name = SETTINGS[setting]
         module = importlib.import_module(module)
@@ -111,9 +122,11 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
                 for value in values if call % 2 == 0 else values[::-1]:
                     if setting == "functions":
                         client.run(use_functions, module, names, value)
-                    else:
+                    elif setting not in CONFIG_SETTINGS:
                         setattr(module, name, value)
-                    with get_task_stream(client) as stream:
+                    with get_task_stream(client) as stream, \
+                            dask.config.set({name: value} if setting in CONFIG_SETTINGS
+                                            else {}):
                         before, start = client.run(thread_seconds), time.perf_counter()
                         result = cm.suitor_matching(frame, backend="cpu").persist()
                         wait(result)
@@ -130,7 +143,7 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
         finally:
             if setting == "functions":
                 client.run(use_functions, module, names, "current")
-            else:
+            elif setting not in CONFIG_SETTINGS:
                 setattr(module, name, kept)
     return runs
 
@@ -139,8 +152,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", default="mesh2048")
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--setting", choices=[*sorted(SETTINGS), "functions"], default="groups")
-    parser.add_argument("--values", type=int, nargs=2, default=[1, 4])
+    parser.add_argument("--setting", choices=[*sorted(SETTINGS), *sorted(CONFIG_SETTINGS),
+                                              "functions"], default="groups")
+    parser.add_argument("--values", nargs=2, default=["1", "4"],
+                        help="integers, or words where the setting takes them")
     parser.add_argument("--functions", default=None,
                         help="--setting functions: module:name,name swapped on the workers")
     parser.add_argument("--functions-from", default=None,
@@ -155,12 +170,14 @@ def main() -> None:
         B.with_dtypes(B.make_graph(args.graph), "int64")
     expected = cm.suitor_matching(edges, backend="cpu")
     report = B.new_report()
-    values = args.values
+    values = [int(v) if v.isdigit() else v for v in args.values]
     if args.setting == "functions":
         if not args.functions or not args.functions_from:
             parser.error("--setting functions needs --functions and --functions-from")
         values = ["current", str(Path(args.functions_from).resolve())]
         name = tuple(args.functions.split(":"))
+    elif args.setting in CONFIG_SETTINGS:
+        name = ("the Dask setting", CONFIG_SETTINGS[args.setting])
     else:
         name = SETTINGS[args.setting]
     report.update(setting=args.setting, name=name, values=values,
@@ -189,7 +206,7 @@ def summary_lines(report: dict) -> list[str]:
             runs = [r for r in report["runs"] if (r["graph"], r["workers"], r["value"]) ==
                     (graph, p, value)]
             med = statistics.median
-            label = Path(value).name if isinstance(value, str) else value
+            label = Path(value).name if report["setting"] == "functions" else value
             lines.append(
                 f"| {graph} | {p} | {label} | {len(runs)} | {med(r['tasks'] for r in runs):.0f} "
                 f"| {med(cpu(r) for r in runs):.2f} | {med(cpu(r, 'task') for r in runs):.2f} "
@@ -204,6 +221,8 @@ def table(report: dict) -> list[str]:
     if report["setting"] == "functions":
         head = (f"`{module}`'s `{name}` as in the checkout (`current`) and as defined in "
                 f"`{report['functions_from']}`, swapped on the workers before each call")
+    elif report["setting"] in CONFIG_SETTINGS:
+        head = f"The Dask setting `{name}` at {report['values'][0]} and {report['values'][1]}"
     else:
         head = f"`{module}.{name}` at {report['values'][0]} and {report['values'][1]}"
     return [f"{head}, alternating "

@@ -90,3 +90,159 @@ def test_threaded_workers_keep_numba_setting(monkeypatch):
             distributed.Client(cluster) as client:
         got = client.submit(threads.worker_threads(numba.get_num_threads), pure=False).result()
     assert got == numba.get_num_threads()
+
+
+# --------------------------------------------------------------------------
+# the host's build slots
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def in_a_worker(monkeypatch, tmp_path):
+    """Slots taken as inside a Dask worker, in a folder of this test's own."""
+    monkeypatch.setattr(threads, "_in_worker", lambda: True)
+    monkeypatch.setattr(threads, "slot_directory", lambda: tmp_path / "slots")
+    return tmp_path / "slots"
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("auto", "auto"), ("unlimited", "unlimited"), (1, 1), (3, 3), ("4", 4), (" 2 ", 2)])
+def test_the_setting_read(value, expected):
+    import dask
+
+    with dask.config.set({threads.HOST_BUILDS_SETTING: value}):
+        assert threads.requested_host_builds() == expected
+
+
+@pytest.mark.parametrize("value", [0, -1, "0", "two", 1.5, True, None, "Auto", [2]])
+def test_a_bad_setting_names_itself(value):
+    import dask
+
+    with dask.config.set({threads.HOST_BUILDS_SETTING: value}), \
+            pytest.raises(ValueError, match="cugraph_match.dask.builds-per-host"):
+        threads.requested_host_builds()
+
+
+def test_outside_a_worker_nothing_waits(monkeypatch, tmp_path):
+    monkeypatch.setattr(threads, "slot_directory", lambda: tmp_path / "slots")
+    with threads.host_build_slot(1) as held, threads.host_build_slot(1) as again:
+        assert held == again == {"slots": None, "waited": 0.0}
+    assert not (tmp_path / "slots").exists()
+
+
+def test_auto_is_the_cores_over_the_task_threads(monkeypatch, in_a_worker):
+    monkeypatch.setattr(threads, "usable_cores", lambda: 5)
+    with threads.numba_threads(1):
+        assert threads.host_build_slots("auto") == 5
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        with threads.numba_threads(2):
+            assert threads.host_build_slots("auto") == 2
+    monkeypatch.setattr(threads, "usable_cores", lambda: 1)
+    with threads.numba_threads(numba.config.NUMBA_NUM_THREADS):
+        assert threads.host_build_slots("auto") == 1
+    assert threads.host_build_slots(7) == 7
+    assert threads.host_build_slots("unlimited") is None
+
+
+def _hold(setting, entered, release, record):
+    with threads.host_build_slot(setting) as held:
+        record.append(held)
+        entered.set()
+        assert release.wait(30)
+
+
+def test_a_build_waits_while_every_slot_is_held(in_a_worker):
+    """Two slots: a third build waits until one of the first two ends, and
+    says how long it waited."""
+    import threading
+
+    release = [threading.Event() for _ in range(3)]
+    entered = [threading.Event() for _ in range(3)]
+    record: list = []
+    runs = [threading.Thread(target=_hold, args=(2, entered[i], release[i], record))
+            for i in range(3)]
+    for i in range(2):
+        runs[i].start()
+        assert entered[i].wait(10)
+    runs[2].start()
+    assert not entered[2].wait(0.3)  # both slots held
+    release[1].set()
+    assert entered[2].wait(10)
+    release[0].set()
+    release[2].set()
+    for run in runs:
+        run.join(10)
+    assert [r["slots"] for r in record] == [2, 2, 2]
+    assert record[2]["waited"] >= 0.3 > max(record[0]["waited"], record[1]["waited"])
+    assert sorted(p.name for p in in_a_worker.iterdir()) == ["slot-0.lock", "slot-1.lock"]
+
+
+def test_a_slot_is_freed_when_its_block_raises(in_a_worker):
+    with pytest.raises(KeyError, match="inside"):
+        with threads.host_build_slot(1):
+            raise KeyError("inside")
+    descriptor = threads._try_slot(in_a_worker, 0)
+    assert descriptor is not None
+    import os
+    os.close(descriptor)
+
+
+def test_a_slot_is_freed_when_its_process_dies(in_a_worker):
+    """The slot of a process killed while it builds is free again (the kernel
+    drops the dead process's lock): no build waits for it for ever."""
+    import os
+    import subprocess
+    import sys
+
+    in_a_worker.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys, time\n"
+         f"d = os.open({str(in_a_worker / 'slot-0.lock')!r}, os.O_CREAT | os.O_RDWR)\n"
+         "fcntl.flock(d, fcntl.LOCK_EX)\n"
+         "print('held', flush=True)\n"
+         "time.sleep(60)\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert threads._try_slot(in_a_worker, 0) is None  # another process holds it
+    finally:
+        holder.kill()
+        holder.wait(10)
+    with threads.host_build_slot(1) as held:
+        assert held["slots"] == 1 and held["waited"] < 5
+    assert os.path.exists(in_a_worker / "slot-0.lock")
+
+
+@pytest.mark.parametrize("layout", ["edge", "vertex"])
+def test_builds_on_the_workers_report_their_waits(client, layout):
+    """On the process workers each host build takes a slot: one slot for
+    the host serializes them (each waits or not, the result is one
+    machine's), and a bad setting stops the call before any build."""
+    import dask
+    import dask.dataframe as dd
+    import numpy as np
+    import pandas as pd
+
+    import cugraph_match as cm
+    from cugraph_match.dask import edge_split
+
+    rng = np.random.default_rng(3)
+    edges = pd.DataFrame({"src": rng.integers(0, 300, 3000), "dst": rng.integers(0, 300, 3000),
+                          "weight": rng.random(3000) + 0.5})
+    frame = dd.from_pandas(edges, npartitions=4, sort=False)
+    single = cm.suitor_matching(edges, backend="cpu")
+    p = len(client.nthreads())
+    for setting in (1, "unlimited", "auto"):
+        with dask.config.set({edge_split.LAYOUT_SETTING: layout,
+                              threads.HOST_BUILDS_SETTING: setting}):
+            got, stats = cm.suitor_matching(frame, return_stats=True)
+            pd.testing.assert_frame_equal(got.compute(), single)
+        waits = stats["build"]["slot_wait_seconds"]
+        assert len(waits) == p and all(w >= 0 for w in waits)
+        if setting == "unlimited":
+            assert waits == [0.0] * p
+    with dask.config.set({edge_split.LAYOUT_SETTING: layout,
+                          threads.HOST_BUILDS_SETTING: 0}), \
+            pytest.raises(ValueError, match="builds-per-host"):
+        cm.suitor_matching(frame)

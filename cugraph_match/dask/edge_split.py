@@ -42,6 +42,7 @@ from . import edge_split_worker as es
 from . import worker as w
 from .graph import DistributedGraph, _client
 from .rounds import FIRST_BATCH, WHOLE_STEP_BYTES, next_batch
+from .threads import requested_host_builds
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -224,9 +225,10 @@ class EdgeSplitGraph(DistributedGraph):
             mine[k].append(part)
         parts.clear()
         keys = [w.part_key(self.gid, k) for k in range(p)]
+        builds_per_host = requested_host_builds()
         builds = [client.submit(es.build_part, keys[k], k, p, self.boundaries, self.source,
                                 self.destination, self.weight, self._what, *mine[k],
-                                workers=[address],
+                                builds_per_host=builds_per_host, workers=[address],
                                 pure=False) for k, address in enumerate(self.workers)]
         del mine
         infos = self.gather(builds)
@@ -256,6 +258,7 @@ class EdgeSplitGraph(DistributedGraph):
             "row_entries": [i["entries"] for i in infos],
             "part_bytes": [i["nbytes"] for i in infos],
             "build_cpu_seconds": [i["cpu_seconds"] for i in infos],
+            "slot_wait_seconds": [i["slot_wait_seconds"] for i in infos],
             "seconds": time.perf_counter() - started,
             "layout_choice": choice,
         }

@@ -40,7 +40,7 @@ from ..structure.graph import weight_values
 from ..structure.renumber import renumber
 from ..structure.output import masked_values, new_frame, output_weights
 from ..structure.progress import Stopwatch
-from .threads import worker_threads
+from .threads import host_build_slot, worker_threads
 from .worker import PARTS, block, released_step
 
 #: No offer held: weights are positive, so every edge beats it.
@@ -192,7 +192,8 @@ def owner_of(ids: np.ndarray, boundaries) -> np.ndarray:
 
 @worker_threads
 def build_part(gid: str, me: int, workers: int, boundaries, source: str, destination: str,
-               weight: str | None, what: str, *partitions) -> dict:
+               weight: str | None, what: str, *partitions,
+               builds_per_host: int | str = "auto") -> dict:
     """Worker ``me``'s part from the input partitions it holds: one machine's
     undirected edge set of these rows (duplicates keep the largest weight,
     self-loops apart) and its preference rows; kept under ``gid``.
@@ -200,8 +201,25 @@ def build_part(gid: str, me: int, workers: int, boundaries, source: str, destina
     ids in errors.  The rows are not checked again (the client's summaries
     checked every partition) and not copied into one frame: the partitions'
     id columns are renumbered together, as one machine renumbers its frame's.
-    Returns the part's figures."""
-    started = time.process_time()
+    The build holds one of its host's build slots (``builds_per_host``:
+    :func:`.threads.host_build_slot`).  Returns the part's figures."""
+    with host_build_slot(builds_per_host, me) as slot:
+        started = time.process_time()
+        part = _built_part(me, workers, boundaries, source, destination, weight, what,
+                           partitions)
+        PARTS[gid] = part
+        cpu_seconds = time.process_time() - started
+    arrays = (part.labels, part.offsets, part.neighbour, part.key)
+    return {"held": int(part.labels.shape[0]), "entries": int(part.neighbour.shape[0]),
+            "weighted": part.weighted, "id_dtype": str(part.id_dtype),
+            "weight_dtype": str(part.weight_dtype),
+            "nbytes": int(sum(a.nbytes for a in arrays) +
+                          (part.weight_of_key.nbytes if part.weighted else 0)),
+            "cpu_seconds": cpu_seconds, "slot_wait_seconds": slot["waited"]}
+
+
+def _built_part(me: int, workers: int, boundaries, source: str, destination: str,
+                weight: str | None, what: str, partitions: tuple) -> EdgeSplitPart:
     frames = [f for f in partitions if len(f)]
     weight_dtype = np.dtype(np.float32)
     if not frames:  # a worker without rows still owns vertices (learn_owned)
@@ -234,15 +252,8 @@ def build_part(gid: str, me: int, workers: int, boundaries, source: str, destina
             weight_dtype = pref.weight_of_key.dtype
             table = pref.weight_of_key.astype(np.float64)
         del pref, id_labels
-    part = EdgeSplitPart(me, workers, boundaries, labels, offsets, neighbour, key, table,
+    return EdgeSplitPart(me, workers, boundaries, labels, offsets, neighbour, key, table,
                          np.dtype(id_dtype), np.dtype(weight_dtype))
-    PARTS[gid] = part
-    return {"held": int(labels.shape[0]), "entries": int(neighbour.shape[0]),
-            "weighted": table is not None, "id_dtype": str(part.id_dtype),
-            "weight_dtype": str(part.weight_dtype),
-            "nbytes": int(sum(a.nbytes for a in (labels, offsets, neighbour, key)) +
-                          (table.nbytes if table is not None else 0)),
-            "cpu_seconds": time.process_time() - started}
 
 
 def held_share(gid: str, owner: int, id_range) -> np.ndarray:

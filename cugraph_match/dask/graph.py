@@ -34,6 +34,7 @@ from ..structure.validation import EMPTY_MESSAGE, WEIGHT_CHECKS, problem_error
 from . import build as b
 from . import build_gpu as bg
 from . import worker as w
+from .threads import requested_host_builds
 
 log = logging.getLogger("cugraph_match.dask")
 
@@ -356,6 +357,7 @@ class DistributedGraph:
 
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
+        builds_per_host = requested_host_builds()
         summaries, id_dtype = self.summarize(parts, meta)
         self.on_gpu = device = self._builds_on_gpu(meta, id_dtype)
         steps = bg if device else b  # where the rows are routed, taken and kept
@@ -395,7 +397,8 @@ class DistributedGraph:
                 del piece
         builds = [client.submit(w.build_part, w.part_key(self.gid, k), k, p, self.boundaries,
                                 self.weighted, self.device_frames, self._what, self.summed,
-                                device, absorbs[k][-1], workers=[address], pure=False)
+                                device, absorbs[k][-1], builds_per_host=builds_per_host,
+                                workers=[address], pure=False)
                   for k, address in enumerate(self.workers)]
         # dropped before the builds end, so that the workers free each piece
         # once it is absorbed and each route once its rows are taken (the
@@ -439,6 +442,7 @@ class DistributedGraph:
             "cut_per_worker": [sum(i["cut"]) for i in infos],
             "weight_table_bytes": [i["table"] for i in infos],
             "phases": [i["phases"] for i in infos],
+            "slot_wait_seconds": [i["slot_wait_seconds"] for i in infos],
         }
         log.info("cugraph_match.dask: built %s vertices, %s edges on %s workers' %ss "
                  "(%s cut edges, %s bytes moved)", self.stats["vertices"], self.stats["edges"],

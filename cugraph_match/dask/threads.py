@@ -17,17 +17,34 @@ thread its setting back when it returns.  A worker given more threads per
 task (``OMP_NUM_THREADS=k`` in ``pre-spawn-environ``, as Dask documents for
 the other pools) gets k; a process without the variable (a threaded
 ``LocalCluster``, the caller's own process) keeps Numba's setting.
+
+Workers that outnumber their host's cores still share them: p builds of
+one-thread tasks on c < p cores are time-sliced against each other, and
+each pays for the others' passes through its caches.  So a part's build
+(the matchings' and Louvain's, both layouts) takes one of the host's *build
+slots* (:func:`host_build_slot`) for its compute: its usable cores over a
+task's threads, by default.  Measured on a 2-core machine, the edge-split
+builds of R-MAT 20 on 4 worker processes (``benchmarks/dask_build_slots.py``):
+see the README's *Builds on a shared host*.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 import os
-from typing import Callable, TypeVar
+import socket
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterator, TypeVar
 
 import numba
 
 from ..structure.backend import numba_threads
+
+log = logging.getLogger("cugraph_match.dask")
 
 Task = TypeVar("Task", bound=Callable)
 
@@ -65,3 +82,110 @@ def worker_threads(task: Task) -> Task:
             return task(*args, **kwargs)
 
     return run  # type: ignore[return-value]
+
+
+#: The Dask setting bounding the parts' builds that run at once on one host:
+#: ``"auto"`` (the default: its usable cores over a task's Numba threads), a
+#: positive integer, or ``"unlimited"``.  Read where the call is made.
+HOST_BUILDS_SETTING = "cugraph_match.dask.builds-per-host"
+#: The longest pause between two looks for a free slot (seconds).
+SLOT_POLL_SECONDS = 0.02
+
+
+def requested_host_builds() -> int | str:
+    """The setting :data:`HOST_BUILDS_SETTING` as the caller's Dask config
+    gives it (``"auto"`` when unset), checked: ``"auto"``, ``"unlimited"`` or
+    a positive integer."""
+    import dask
+
+    value = dask.config.get(HOST_BUILDS_SETTING, "auto")
+    if value in ("auto", "unlimited"):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"the Dask setting {HOST_BUILDS_SETTING!r} must be 'auto', "
+                         f"'unlimited' or a positive integer, got {value!r}")
+    return int(value)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the platform
+    says, else the machine's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def host_build_slots(setting: int | str = "auto") -> int | None:
+    """How many builds may run at once on this host under ``setting``
+    (:func:`requested_host_builds`): None for no bound, which is the answer
+    outside a Dask worker, under ``"unlimited"`` and where file locks are
+    missing (not POSIX)."""
+    if setting == "unlimited" or not _in_worker():
+        return None
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return None
+    if setting == "auto":
+        # a task's kernels run on the calling thread's Numba threads
+        return max(1, usable_cores() // max(1, numba.get_num_threads()))
+    return int(setting)
+
+
+def slot_directory() -> Path:
+    """Where this host's build slots are kept: a folder of lock files, one
+    per user and host name, in the temporary folder."""
+    return Path(tempfile.gettempdir()) / f"cugraph_match-builds-{os.getuid()}-" \
+        f"{socket.gethostname()}"
+
+
+def _try_slot(directory: Path, slot: int) -> int | None:
+    """The open descriptor of slot ``slot``'s lock file, locked, or None
+    when another build holds it."""
+    import fcntl
+
+    descriptor = os.open(directory / f"slot-{slot}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+@contextlib.contextmanager
+def host_build_slot(setting: int | str = "auto", first: int = 0) -> Iterator[dict]:
+    """Hold one of this host's build slots (:func:`host_build_slots`) for
+    the block: the block waits while every slot is held by another build,
+    on this host, of any cluster of the same user.  A slot is an exclusive
+    ``flock`` on a file (:func:`slot_directory`), so the kernel frees it when
+    its holder ends, normally or not; the wait looks at the slots, from
+    ``first`` on, every millisecond at first and then at most every
+    :data:`SLOT_POLL_SECONDS`.  Yields a dict whose ``waited`` is the seconds
+    waited and ``slots`` the bound (None: none, nothing waited)."""
+    slots = host_build_slots(setting)
+    held = {"slots": slots, "waited": 0.0}
+    if slots is None:
+        yield held
+        return
+    directory = slot_directory()
+    directory.mkdir(mode=0o700, exist_ok=True)
+    started, pause, descriptor = time.perf_counter(), 0.001, None
+    while descriptor is None:
+        for i in range(slots):
+            descriptor = _try_slot(directory, (first + i) % slots)
+            if descriptor is not None:
+                break
+        else:
+            time.sleep(pause)
+            pause = min(2 * pause, SLOT_POLL_SECONDS)
+    held["waited"] = time.perf_counter() - started
+    if held["waited"] > 0.01:
+        log.debug("cugraph_match.dask: a build waited %.2f s for one of its host's %d slots",
+                  held["waited"], slots)
+    try:
+        yield held
+    finally:
+        os.close(descriptor)  # closing the only descriptor releases the lock

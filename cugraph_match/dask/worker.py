@@ -31,7 +31,7 @@ from ..structure.progress import Stopwatch
 from ..structure.renumber import native_byte_order
 from ..structure.validation import edge_problems
 from . import build, build_gpu, kernels
-from .threads import worker_threads
+from .threads import host_build_slot, worker_threads
 
 #: The parts of distributed graphs held by this worker process, by
 #: :func:`part_key` (graph id and worker number).
@@ -230,22 +230,28 @@ class LocalPart:
 @worker_threads
 def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
                device_frames: bool, what: str, summed: bool, device: bool,
-               *absorbed) -> dict:
+               *absorbed, builds_per_host: int | str = "auto") -> dict:
     """Build and keep this worker's part from the pieces it absorbed
     (``absorbed``: its absorbs, so that the build runs after them); ``gid`` is
     the part's key (:func:`part_key`); ``summed``: parallel edges add their
     weights (``build.local_edges``); ``device``: built and kept on this
     worker's GPU (:mod:`cugraph_match.dask.build_gpu`, from pieces taken by
-    its ``take_piece``).  The stages' memory and CPU time are reported in
+    its ``take_piece``).  A host build holds one of its host's build slots
+    (``builds_per_host``: :func:`.threads.host_build_slot`; a device build
+    has its own GPU).  The stages' memory and CPU time are reported in
     ``phases`` (the process's peak resident bytes so far, its resident bytes,
     this thread's CPU seconds) for the benchmark."""
     phases = [_phase("absorbed")]
     pieces = build.STAGED.pop(gid, [])
+    waited = 0.0
     if device:
         part = _device_part(pieces, me, workers, boundaries, weighted, device_frames, phases)
     else:
-        part = _host_part(pieces, me, workers, boundaries, weighted, device_frames, what,
-                          summed, phases)
+        with host_build_slot(builds_per_host, me) as slot:
+            waited = slot["waited"]
+            phases.append(_phase("slot"))
+            part = _host_part(pieces, me, workers, boundaries, weighted, device_frames, what,
+                              summed, phases)
     check_cut_sizes(part.cut_start)
     PARTS[gid] = part
     phases.append(_phase("part"))
@@ -259,7 +265,8 @@ def build_part(gid: str, me: int, workers: int, boundaries, weighted: bool,
             "entries": int(pref.indices.shape[0]),
             "table": 0 if pref.weight_of_key is None else int(pref.weight_of_key.nbytes),
             "cut": np.diff(part.cut_start).tolist(), "nbytes": part.nbytes(),
-            "label_dtype": part.labels.dtype, "device": part.on_device, "phases": phases}
+            "label_dtype": part.labels.dtype, "device": part.on_device, "phases": phases,
+            "slot_wait_seconds": waited}
 
 
 def _host_part(pieces: list, me: int, workers: int, boundaries, weighted: bool,
