@@ -246,3 +246,12 @@ def test_builds_on_the_workers_report_their_waits(client, layout):
                           threads.HOST_BUILDS_SETTING: 0}), \
             pytest.raises(ValueError, match="builds-per-host"):
         cm.suitor_matching(frame)
+
+
+def test_no_folder_for_the_slots_means_no_bound(monkeypatch, tmp_path):
+    """A temporary folder the worker cannot write: the build runs, unbounded."""
+    monkeypatch.setattr(threads, "_in_worker", lambda: True)
+    (tmp_path / "a file").write_text("")
+    monkeypatch.setattr(threads, "slot_directory", lambda: tmp_path / "a file" / "slots")
+    with threads.host_build_slot(1) as held, threads.host_build_slot(1) as again:
+        assert held["slots"] is None and again["slots"] is None

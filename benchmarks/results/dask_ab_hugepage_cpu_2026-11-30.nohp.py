@@ -8,10 +8,10 @@ from numpy._core.multiarray import _set_madvise_hugepage
 import cugraph_match.dask.edge_split_worker as es
 
 
-def build_part(*args):
+def build_part(*args, **kwargs):
     own = es._dask_ab_own["build_part"]  # the checkout's, kept by dask_ab.use_functions
     previous = _set_madvise_hugepage(False)
     try:
-        return own(*args)
+        return own(*args, **kwargs)
     finally:
         _set_madvise_hugepage(previous)

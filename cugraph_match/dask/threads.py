@@ -20,12 +20,13 @@ the other pools) gets k; a process without the variable (a threaded
 
 Workers that outnumber their host's cores still share them: p builds of
 one-thread tasks on c < p cores are time-sliced against each other, and
-each pays for the others' passes through its caches.  So a part's build
-(the matchings' and Louvain's, both layouts) takes one of the host's *build
-slots* (:func:`host_build_slot`) for its compute: its usable cores over a
-task's threads, by default.  Measured on a 2-core machine, the edge-split
-builds of R-MAT 20 on 4 worker processes (``benchmarks/dask_build_slots.py``):
-see the README's *Builds on a shared host*.
+the same builds cost more CPU seconds than in turns.  So a part's build on
+the host (the edge layout's, and every ``DistributedGraph``'s: the matchings,
+b-Suitor, Louvain, Leiden, modularity) takes one of the host's *build slots*
+(:func:`host_build_slot`) for its compute: its usable cores over a
+task's threads, by default.  Measured on a 2-core machine with 4 worker
+processes, call by call (``benchmarks/dask_ab.py --setting builds-per-host``),
+in the README's *Builds on a shared host*.
 """
 
 from __future__ import annotations
@@ -149,9 +150,11 @@ def _try_slot(directory: Path, slot: int) -> int | None:
     descriptor = os.open(directory / f"slot-{slot}.lock", os.O_CREAT | os.O_RDWR, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    except OSError as error:
         os.close(descriptor)
-        return None
+        if isinstance(error, BlockingIOError):
+            return None
+        raise
     return descriptor
 
 
@@ -163,29 +166,40 @@ def host_build_slot(setting: int | str = "auto", first: int = 0) -> Iterator[dic
     ``flock`` on a file (:func:`slot_directory`), so the kernel frees it when
     its holder ends, normally or not; the wait looks at the slots, from
     ``first`` on, every millisecond at first and then at most every
-    :data:`SLOT_POLL_SECONDS`.  Yields a dict whose ``waited`` is the seconds
-    waited and ``slots`` the bound (None: none, nothing waited)."""
+    :data:`SLOT_POLL_SECONDS`.  Where the folder cannot be made or its files
+    locked, the block runs unbounded (logged at debug level).  Yields a dict
+    whose ``waited`` is the seconds waited and ``slots`` the bound (None:
+    none)."""
     slots = host_build_slots(setting)
     held = {"slots": slots, "waited": 0.0}
-    if slots is None:
-        yield held
-        return
-    directory = slot_directory()
-    directory.mkdir(mode=0o700, exist_ok=True)
-    started, pause, descriptor = time.perf_counter(), 0.001, None
-    while descriptor is None:
-        for i in range(slots):
-            descriptor = _try_slot(directory, (first + i) % slots)
-            if descriptor is not None:
-                break
-        else:
-            time.sleep(pause)
-            pause = min(2 * pause, SLOT_POLL_SECONDS)
-    held["waited"] = time.perf_counter() - started
-    if held["waited"] > 0.01:
-        log.debug("cugraph_match.dask: a build waited %.2f s for one of its host's %d slots",
-                  held["waited"], slots)
+    descriptor = None
+    if slots is not None:
+        started = time.perf_counter()
+        try:
+            descriptor = _wait_for_slot(slot_directory(), slots, first)
+        except OSError as error:  # no folder to keep them in: the build is not bounded
+            log.debug("cugraph_match.dask: no build slots on this host (%s)", error)
+            held["slots"] = None
+        held["waited"] = time.perf_counter() - started
+        if held["waited"] > 0.01:
+            log.debug("cugraph_match.dask: a build waited %.2f s for one of its host's %d "
+                      "slots", held["waited"], slots)
     try:
         yield held
     finally:
-        os.close(descriptor)  # closing the only descriptor releases the lock
+        if descriptor is not None:
+            os.close(descriptor)  # closing the only descriptor releases the lock
+
+
+def _wait_for_slot(directory: Path, slots: int, first: int) -> int:
+    """The locked descriptor of the first free slot, looking from ``first``
+    on, waiting while none is."""
+    directory.mkdir(mode=0o700, exist_ok=True)
+    pause = 0.001
+    while True:
+        for i in range(slots):
+            descriptor = _try_slot(directory, (first + i) % slots)
+            if descriptor is not None:
+                return descriptor
+        time.sleep(pause)
+        pause = min(2 * pause, SLOT_POLL_SECONDS)
