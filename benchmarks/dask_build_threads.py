@@ -9,8 +9,12 @@ same cluster, alternating the four ways to build them:
 - *threads*: Numba's default starts a thread per core in every worker (p
   workers on c cores: p x c threads); since 2026-11-29 our tasks on a
   worker take its ``OMP_NUM_THREADS`` (Dask's Nanny sets 1);
-- *together or in turn*: the workers' builds at once (as a call runs them)
-  or one after the other, each alone on the machine.
+- *together or in turn*: the workers' builds at once (as a call ran them
+  before 2026-11-30) or one after the other, each alone on the machine; and
+  *by the cores*: in waves of as many builds as the machine has cores, as
+  the host's build slots (``dask/threads.py``, since 2026-11-30) let a call
+  run them.  Every way here runs the builds with the slots off
+  (``builds_per_host="unlimited"``), its own order being the measure.
 
 Each build reports its worker process's user + system seconds over the
 task (``getrusage``: its Numba threads and Dask's own threads included), the
@@ -40,7 +44,8 @@ from _common import cpu_model, git_state  # noqa: E402
 from bench_dask import make_graph, placed_frame  # noqa: E402
 
 WAYS = [("Numba's default", "together"), ("the worker's", "together"),
-        ("Numba's default", "in turn"), ("the worker's", "in turn")]
+        ("Numba's default", "in turn"), ("the worker's", "in turn"),
+        ("the worker's", "by the cores")]
 
 
 def timed_build(key: str, k: int, p: int, threads: str, *partitions) -> dict:
@@ -57,7 +62,8 @@ def timed_build(key: str, k: int, p: int, threads: str, *partitions) -> dict:
     thread_before = resource.getrusage(resource.RUSAGE_THREAD)
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
-    build(key, k, p, None, "src", "dst", "weight", "ids", *partitions)
+    build(key, k, p, None, "src", "dst", "weight", "ids", *partitions,
+          builds_per_host="unlimited")
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
     thread_after = resource.getrusage(resource.RUSAGE_THREAD)
@@ -105,8 +111,12 @@ def main() -> None:
                 submit = [lambda k=k, a=a: client.submit(timed_build, f"b{k}", k, p, threads,
                                                          *mine[k], workers=[a], pure=False)
                           for k, a in enumerate(addresses)]
+                cores = len(os.sched_getaffinity(0))
                 if how == "together":
                     builds = client.gather([s() for s in submit])
+                elif how == "by the cores":
+                    builds = [b for i in range(0, p, cores)
+                              for b in client.gather([s() for s in submit[i:i + cores]])]
                 else:
                     builds = [s().result() for s in submit]
                 runs.append({"repeat": repeat, "threads": threads, "how": how,
