@@ -93,11 +93,10 @@ def alternating_calls(spec: str, workers: int, setting: str, values: list, repea
                       functions: str | None = None) -> list:
     import importlib
 
+    import dask
     from distributed import Client, LocalCluster, get_task_stream, wait
 
     import cugraph_match as cm
-
-    import dask
 
     if setting == "functions":
         module, _, names = functions.partition(":")
