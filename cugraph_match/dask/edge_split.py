@@ -205,6 +205,7 @@ class EdgeSplitGraph(DistributedGraph):
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
         started = time.perf_counter()
+        builds_per_host = requested_host_builds()  # checked before any partition is read
         summaries, _ = self.summarize(parts, meta)
         choice = {"layout": self.layout}
         if self.layout == "auto":
@@ -225,7 +226,6 @@ class EdgeSplitGraph(DistributedGraph):
             mine[k].append(part)
         parts.clear()
         keys = [w.part_key(self.gid, k) for k in range(p)]
-        builds_per_host = requested_host_builds()
         builds = [client.submit(es.build_part, keys[k], k, p, self.boundaries, self.source,
                                 self.destination, self.weight, self._what, *mine[k],
                                 builds_per_host=builds_per_host, workers=[address],

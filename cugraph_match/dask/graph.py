@@ -357,7 +357,7 @@ class DistributedGraph:
 
     def _build(self, parts: list, meta) -> None:
         client, p = self.client, len(self.workers)
-        builds_per_host = requested_host_builds()
+        builds_per_host = requested_host_builds()  # checked before any partition is read
         summaries, id_dtype = self.summarize(parts, meta)
         self.on_gpu = device = self._builds_on_gpu(meta, id_dtype)
         steps = bg if device else b  # where the rows are routed, taken and kept
