@@ -13,7 +13,10 @@ worker's input partitions are read in (a summary, a route, and per owner a
 take and an absorb per group).  ``--setting whole``:
 ``dask.matching.WHOLE_STEP_BYTES``, the vertex layout's limit under which a
 superstep sends each worker the others' whole steps instead of a block task
-per pair of workers (0: blocks always).  ``--setting builds-per-host``: the
+per pair of workers (0: blocks always; ``inf``: whole steps always, the
+first batch's too); ``--setting whole-edge``: the same limit of the edge
+layout's rounds (``dask.edge_split.WHOLE_STEP_BYTES``), whose first batch
+sends blocks unless the limit is ``inf``.  ``--setting builds-per-host``: the
 Dask setting ``cugraph_match.dask.builds-per-host`` (``dask/threads.py``),
 the parts' builds that run at once on one host (``auto``, ``unlimited`` or a
 count), set around each call.
@@ -37,11 +40,14 @@ stream.
         --functions-from old_scatter.py --repeat 5
     python benchmarks/dask_ab.py --graph rmat20:int64 --workers 4 --setting builds-per-host \
         --values unlimited auto --repeat 8
+    python benchmarks/dask_ab.py --graph rmat20:int64 --workers 4 --setting whole-edge \
+        --values 1048576 inf --repeat 8
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -56,7 +62,8 @@ from bench_dask_calls import by_group, thread_seconds  # noqa: E402
 
 #: --setting: the module and the name of the client's setting.
 SETTINGS = {"groups": ("cugraph_match.dask.graph", "GROUPS_PER_WORKER"),
-            "whole": ("cugraph_match.dask.matching", "WHOLE_STEP_BYTES")}
+            "whole": ("cugraph_match.dask.matching", "WHOLE_STEP_BYTES"),
+            "whole-edge": ("cugraph_match.dask.edge_split", "WHOLE_STEP_BYTES")}
 #: --setting: Dask settings the client reads at each call.
 CONFIG_SETTINGS = {"builds-per-host": "cugraph_match.dask.builds-per-host"}
 
@@ -154,7 +161,7 @@ def main() -> None:
     parser.add_argument("--setting", choices=[*sorted(SETTINGS), *sorted(CONFIG_SETTINGS),
                                               "functions"], default="groups")
     parser.add_argument("--values", nargs=2, default=["1", "4"],
-                        help="integers, or words where the setting takes them")
+                        help="integers (inf: no limit), or words where the setting takes them")
     parser.add_argument("--functions", default=None,
                         help="--setting functions: module:name,name swapped on the workers")
     parser.add_argument("--functions-from", default=None,
@@ -169,7 +176,7 @@ def main() -> None:
         B.with_dtypes(B.make_graph(args.graph), "int64")
     expected = cm.suitor_matching(edges, backend="cpu")
     report = B.new_report()
-    values = [int(v) if v.isdigit() else v for v in args.values]
+    values = [int(v) if v.isdigit() else math.inf if v == "inf" else v for v in args.values]
     if args.setting == "functions":
         if not args.functions or not args.functions_from:
             parser.error("--setting functions needs --functions and --functions-from")
@@ -179,12 +186,14 @@ def main() -> None:
         name = ("the Dask setting", CONFIG_SETTINGS[args.setting])
     else:
         name = SETTINGS[args.setting]
-    report.update(setting=args.setting, name=name, values=values,
+    # the report names no limit "inf" (JSON has no infinity)
+    shown = ["inf" if v == math.inf else v for v in values]
+    report.update(setting=args.setting, name=name, values=shown,
                   functions_from=args.functions_from)
     for p in args.workers:
-        report["runs"] += alternating_calls(args.graph, p, args.setting, values,
-                                            args.repeat, args.partitions_per_worker, edges,
-                                            expected, args.functions)
+        runs = alternating_calls(args.graph, p, args.setting, values, args.repeat,
+                                 args.partitions_per_worker, edges, expected, args.functions)
+        report["runs"] += [{**r, "value": shown[values.index(r["value"])]} for r in runs]
         for line in summary_lines(report)[-len(values):]:
             print(line, flush=True)
     if args.out:

@@ -684,6 +684,25 @@ def test_supersteps_send_blocks_while_the_messages_are_many(client, monkeypatch)
     assert stats["bytes_per_round"] == needed
 
 
+def test_supersteps_send_whole_steps_from_the_first_at_no_limit(client, monkeypatch):
+    # WHOLE_STEP_BYTES = math.inf: whole steps whatever the bound of the
+    # messages (a complete graph cuts about half its edges), and the same result
+    import math
+
+    from cugraph_match.dask import matching
+
+    monkeypatch.setattr(matching, "WHOLE_STEP_BYTES", math.inf)
+    n = 80
+    src, dst = np.triu_indices(n, 1)
+    weight = np.random.default_rng(5).integers(1, 30, src.shape[0]).astype(np.float64)
+    stats, names = _suitor_and_its_tasks(
+        client, pd.DataFrame({"src": src, "dst": dst, "weight": weight}))
+    assert stats["build"]["cut_edges"] > 100
+    assert len(stats["whole_step_rounds"]) == stats["rounds"] > 1
+    assert all(stats["whole_step_rounds"])
+    assert not any(name.startswith("block-") for name in names)
+
+
 @pytest.mark.parametrize("small_cluster", [(1, False)], indirect=True)
 def test_in_process_workers_keep_their_own_parts(small_cluster):
     # workers in one process share the module's PARTS: each keeps its own part

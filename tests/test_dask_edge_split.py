@@ -404,6 +404,33 @@ def test_a_path_of_rising_weights_needs_a_round_per_displacement(client):
     assert sum(name.startswith("decide-") for name in names) >= p * stats["rounds"]
 
 
+def test_every_round_whole_from_the_first(client, monkeypatch):
+    """``WHOLE_STEP_BYTES = math.inf``: the first batch, whose bytes no round
+    has told yet, sends whole steps too (no block task at all), and the
+    matching is the same; 0: blocks in every round."""
+    import math
+
+    n = 30
+    edges = pd.DataFrame({"src": np.arange(n - 1), "dst": np.arange(1, n),
+                          "weight": np.arange(1.0, n)}).sample(frac=1, random_state=4)
+    expected = cm.suitor_matching(edges, backend="cpu")
+    for limit in (math.inf, 0):
+        monkeypatch.setattr(es, "WHOLE_STEP_BYTES", limit)
+        with distributed.get_task_stream(client) as stream:
+            got, stats = matching(dask_frame(edges, 3))
+            got = got.compute()
+        pd.testing.assert_frame_equal(got, expected)
+        whole = stats["whole_step_rounds"]
+        names = [t["key"][0] if isinstance(t["key"], tuple) else t["key"] for t in stream.data]
+        blocks = sum(name.startswith("block-") for name in names)
+        assert len(whole) == stats["rounds"] >= 2
+        if limit:
+            assert all(whole) and blocks == 0
+        else:  # a round that moves no byte re-activates nobody: the run's end
+            p = len(client.nthreads())
+            assert not any(whole) and blocks >= 3 * p * (p - 1) * len(whole)
+
+
 # --------------------------------------------------------------------------
 # the kernels, without a cluster
 # --------------------------------------------------------------------------

@@ -29,6 +29,7 @@ and the summaries' sample of rows says it pays (:func:`choose_layout`);
 from __future__ import annotations
 
 import logging
+import math
 import time
 import uuid
 from typing import Any
@@ -301,7 +302,9 @@ def run_rounds(graph: EdgeSplitGraph) -> dict:
     batch, finished = FIRST_BATCH, False
     while not finished:
         counted = []
-        whole = bool(needed) and needed[-1] <= WHOLE_STEP_BYTES * p
+        # no round read yet: the first batch's bytes are unknown, so blocks
+        # (unless every round is to go whole: WHOLE_STEP_BYTES = math.inf)
+        whole = (needed[-1] if needed else math.inf) <= WHOLE_STEP_BYTES * p
         for _ in range(batch):
             for function in (es.candidates, es.proposals, es.decide):
                 previous, inbox = phase(function, previous, inbox, whole)

@@ -11,6 +11,7 @@ after the first superstep in which no worker sends anything.
 from __future__ import annotations
 
 import logging
+import math
 import numbers
 import time
 import uuid
@@ -192,7 +193,7 @@ def run_b_suitor(graph: DistributedGraph, device: bool = False, mates: bool = Fa
         else:  # before the first superstep: the bound of the whole run's messages
             cut = graph.stats.get("cut_edges")
             last = None if cut is None else MESSAGE_BYTES_PER_CUT_EDGE * cut
-        whole = last is not None and last <= WHOLE_STEP_BYTES * p
+        whole = (math.inf if last is None else last) <= WHOLE_STEP_BYTES * p
         for _ in range(batch):
             steps = [graph.submit(k, w.superstep, run_id, previous[k], *inbox[k])
                      for k in range(p)]

@@ -28,6 +28,10 @@ MAX_BATCH = 32
 #: 252 block tasks and 0.47-0.51 s without; 0.84-0.86 and 0.73-0.77 s with
 #: 1 MB steps sent whole), so p(p - 1) of them a round outweigh the p - 1
 #: copies of a step this small; rounds only get smaller towards the end.
+#: Before any round is read, a batch sends blocks unless the layout bounds
+#: its messages (the vertex layout, from its cut edges); ``math.inf`` sends
+#: every round whole, the first batch's too, and 0 none but rounds that
+#: needed nothing (the benchmarks' A/B of the two ways, ``dask_ab.py``).
 WHOLE_STEP_BYTES = 1 << 20
 
 
