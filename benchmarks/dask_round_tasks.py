@@ -11,7 +11,11 @@ and the event loops (``MainThread``: Dask's scheduling messages, transfers,
 heartbeats), are the floor any run of that many rounds pays on Dask,
 whatever its kernels do.  ``--modes whole`` runs the rounds as the edge
 layout sends its small ones: each phase depending on the other workers'
-whole steps, with no block tasks.
+whole steps, with no block tasks.  ``--modes star`` is a routing the
+library does not use, measured to see whether it would pay: each phase's
+steps go to one worker, whose route task (one more task a phase) hands
+every worker all of them, so a phase makes 2(p - 1) transfers instead of
+p(p - 1), at the cost of one more hop.
 
     python benchmarks/dask_round_tasks.py --workers 2 4 --rounds 7 --block-bytes 8 250000 \
         --modes blocks whole --repeat 3 --out benchmarks/results/dask_round_tasks_cpu_2026-11-30
@@ -46,12 +50,19 @@ def counts(step: list) -> int:
     return len(step)
 
 
+def route(*steps) -> list:
+    """The star's hub: every worker's step, handed on together."""
+    return list(steps)
+
+
 def rounds_once(client, workers: list, rounds: int, block_bytes: int,
-                whole: bool = False) -> dict:
+                mode: str = "blocks") -> dict:
     """One run of ``rounds`` rounds as ``edge_split.run_rounds`` submits them
-    (one batch; ``whole``: each phase taking the others' whole steps): wall
+    (one batch; ``mode``: ``blocks``, ``whole``, each phase taking the others'
+    whole steps, or ``star``, taking them from one worker's route task): wall
     seconds and the workers' CPU seconds by thread group."""
     p = len(workers)
+    whole = mode == "whole"
     before, start = client.run(thread_seconds), time.perf_counter()
     previous: list = [None] * p
     inbox: list = [[] for _ in range(p)]
@@ -61,18 +72,23 @@ def rounds_once(client, workers: list, rounds: int, block_bytes: int,
             steps = [client.submit(phase_step, previous[k], *inbox[k], blocks=p,
                                    block_bytes=block_bytes, workers=[workers[k]], pure=False)
                      for k in range(p)]
-            inbox = [[steps[i] if whole else
-                      client.submit(block, steps[i], k, workers=[workers[i]], pure=False)
-                      for i in range(p) if i != k] for k in range(p)]
+            if mode == "star":
+                hub = client.submit(route, *steps, workers=[workers[0]], pure=False)
+                inbox = [[hub] for _ in range(p)]
+            else:
+                inbox = [[steps[i] if whole else
+                          client.submit(block, steps[i], k, workers=[workers[i]], pure=False)
+                          for i in range(p) if i != k] for k in range(p)]
             previous = steps
         counted += [client.submit(counts, s, workers=[workers[k]], pure=False)
                     for k, s in enumerate(previous)]
     client.gather(counted)
     seconds, after = time.perf_counter() - start, client.run(thread_seconds)
     del previous, inbox, counted
-    tasks = rounds * (3 * (p if whole else p + p * (p - 1)) + p)
-    return {"seconds": seconds, "tasks": tasks, "transfers": rounds * 3 * p * (p - 1),
-            "mode": "whole" if whole else "blocks",
+    per_phase = {"blocks": (p + p * (p - 1), p * (p - 1)), "whole": (p, p * (p - 1)),
+                 "star": (p + 1, 2 * (p - 1))}[mode]
+    return {"seconds": seconds, "tasks": rounds * (3 * per_phase[0] + p),
+            "transfers": rounds * 3 * per_phase[1], "mode": mode,
             **by_group(before, after)}
 
 
@@ -81,7 +97,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--block-bytes", type=int, nargs="+", default=[8])
-    parser.add_argument("--modes", nargs="+", default=["blocks"], choices=["blocks", "whole"])
+    parser.add_argument("--modes", nargs="+", default=["blocks"],
+                        choices=["blocks", "whole", "star"])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -93,13 +110,14 @@ def main() -> None:
                           dashboard_address=None, memory_limit=0) as cluster, \
                 Client(cluster) as client:
             workers = sorted(client.nthreads())
-            rounds_once(client, workers, 1, 8)  # the functions pickled and imported once
+            for mode in args.modes:  # the functions pickled and imported once
+                rounds_once(client, workers, 1, 8, mode)
             for block_bytes in args.block_bytes:
-                for mode in args.modes:
-                    for _ in range(args.repeat):
+                for _ in range(args.repeat):  # the modes alternate
+                    for mode in args.modes:
                         run = {"workers": p, "rounds": args.rounds, "block_bytes": block_bytes,
                                **rounds_once(client, workers, args.rounds, block_bytes,
-                                             mode == "whole")}
+                                             mode)}
                         report["runs"].append(run)
                         print(json.dumps(run), flush=True)
     if args.out:
