@@ -426,8 +426,9 @@ def test_every_round_whole_from_the_first(client, monkeypatch):
         assert len(whole) == stats["rounds"] >= 2
         if limit:
             assert all(whole) and blocks == 0
-        else:  # a round that moves no byte re-activates nobody: the run's end
+        else:  # every round but the last (the end) moves bytes: no batch goes whole
             p = len(client.nthreads())
+            assert all(stats["bytes_per_round"][:-1])
             assert not any(whole) and blocks >= 3 * p * (p - 1) * len(whole)
 
 

@@ -30,8 +30,8 @@ MAX_BATCH = 32
 #: copies of a step this small; rounds only get smaller towards the end.
 #: Before any round is read, a batch sends blocks unless the layout bounds
 #: its messages (the vertex layout, from its cut edges); ``math.inf`` sends
-#: every round whole, the first batch's too, and 0 none but rounds that
-#: needed nothing (the benchmarks' A/B of the two ways, ``dask_ab.py``).
+#: every round whole, the first batch's too, and 0 none but the batches
+#: after a round that moved nothing (the benchmarks' A/B, ``dask_ab.py``).
 WHOLE_STEP_BYTES = 1 << 20
 
 
