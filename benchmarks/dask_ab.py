@@ -197,7 +197,7 @@ def main() -> None:
         for line in summary_lines(report)[-len(values):]:
             print(line, flush=True)
     if args.out:
-        lines = B.report_head(report, args.out, f"build settings A/B ({args.setting})")
+        lines = B.report_head(report, args.out, f"client settings A/B ({args.setting})")
         Path(args.out + ".md").write_text("\n".join(lines + table(report)) + "\n")
 
 

@@ -43,6 +43,8 @@ sys.path.insert(0, str(HERE))
 from _common import cpu_model, git_state  # noqa: E402
 from bench_dask import make_graph, placed_frame  # noqa: E402
 
+from cugraph_match.dask.threads import usable_cores  # noqa: E402
+
 WAYS = [("Numba's default", "together"), ("the worker's", "together"),
         ("Numba's default", "in turn"), ("the worker's", "in turn"),
         ("the worker's", "by the cores")]
@@ -105,13 +107,13 @@ def main() -> None:
                             pure=False)
               for threads in ("Numba's default", "the worker's")
               for k, a in enumerate(addresses)])
+        cores = usable_cores()  # the slots' "auto" with one thread a task
         for repeat in range(args.repeat):
             for threads, how in WAYS:
                 started = time.perf_counter()
                 submit = [lambda k=k, a=a: client.submit(timed_build, f"b{k}", k, p, threads,
                                                          *mine[k], workers=[a], pure=False)
                           for k, a in enumerate(addresses)]
-                cores = len(os.sched_getaffinity(0))
                 if how == "together":
                     builds = client.gather([s() for s in submit])
                 elif how == "by the cores":
